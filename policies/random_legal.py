@@ -1,0 +1,17 @@
+"""random: uniform over the legal actions at every decision (the floor of any comparison).
+
+Parameters: none.  Randomness comes from the game's policy stream (sim.rng), so a game is
+reproducible from (seed, game index) in both engines.
+"""
+from numba import njit
+
+from sim.rng import nb_below
+
+NAME = "random"
+DESCRIPTION = "uniform over the legal actions at every decision"
+PARAMS: dict = {}
+
+
+@njit(cache=True)
+def decide(obs, legal, n_legal, params, rng):
+    return legal[nb_below(rng, n_legal)]

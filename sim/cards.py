@@ -1,0 +1,115 @@
+"""The card table: one row per physical card, with a stable integer id (R1.1).
+
+Ids follow the row order of ``sim/data/cards_by_type.csv`` (a copy of the project's
+``cards.csv``) with each type expanded by its count: 18 start cards (0-17), 11 aging cards
+(18-28), 30 hazard/knowledge cards (29-58), 10 pirates (59-68).  Everything the engines need
+about a card is a column of a read-only numpy array here, indexed by card id; the Numba engine
+reads the very same arrays.
+"""
+from __future__ import annotations
+
+import csv
+from importlib import resources
+
+import numpy as np
+
+# --- card kinds -------------------------------------------------------------------------
+KIND_START, KIND_AGING_NORMAL, KIND_AGING_DIFFICULT, KIND_HAZARD, KIND_PIRATE = range(5)
+KIND_NAMES = ("start", "aging_normal", "aging_difficult", "hazard", "pirate")
+
+# --- abilities of fighting cards (R5, R6) -----------------------------------------------
+ABILITY_NAMES = (
+    "none",
+    "life_plus1", "life_plus2", "draw_plus1", "draw_plus2", "destroy", "double", "copy",
+    "sort3", "step_minus1", "exchange1", "exchange2", "below_pile",
+    "aging_life_minus1", "aging_life_minus2", "aging_highest_zero", "aging_stop",
+)
+(AB_NONE, AB_LIFE1, AB_LIFE2, AB_DRAW1, AB_DRAW2, AB_DESTROY, AB_DOUBLE, AB_COPY,
+ AB_SORT3, AB_STEP_MINUS1, AB_EXCHANGE1, AB_EXCHANGE2, AB_BELOW_PILE,
+ AB_AGING_LIFE1, AB_AGING_LIFE2, AB_AGING_HIGHEST_ZERO, AB_AGING_STOP) = range(len(ABILITY_NAMES))
+FIRST_AGING_ABILITY = AB_AGING_LIFE1
+
+# --- pirate abilities (R9.5) ------------------------------------------------------------
+PIRATE_ABILITY_NAMES = ("none", "extra_card_costs_2", "half_cards_count", "plus1_per_card",
+                        "fight_remaining_hazards", "plus2_per_aging")
+(PA_NONE, PA_EXTRA_COSTS_2, PA_HALF_COUNT, PA_PLUS1_PER_CARD,
+ PA_REMAINING_HAZARDS, PA_PLUS2_PER_AGING) = range(len(PIRATE_ABILITY_NAMES))
+
+
+def _int(text: str) -> int:
+    """A blank or '*' field counts 0 (TRACE.md conventions)."""
+    text = text.strip()
+    return 0 if text in ("", "*") else int(text)
+
+
+def _load():
+    rows = []
+    with resources.files("sim.data").joinpath("cards_by_type.csv").open(encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            for _ in range(int(row["count"])):
+                rows.append(row)
+    return rows
+
+
+_ROWS = _load()
+N_CARDS = len(_ROWS)
+
+NAME = tuple(r["name"] for r in _ROWS)
+KIND = np.array([KIND_NAMES.index(r["kind"]) for r in _ROWS], dtype=np.int64)
+FIGHT_VALUE = np.array([_int(r["fight_value"]) for r in _ROWS], dtype=np.int64)
+ABILITY = np.array([ABILITY_NAMES.index(r["ability"]) if r["ability"] else AB_NONE
+                    for r in _ROWS], dtype=np.int64)
+DESTROY_COST = np.array([_int(r["destroy_cost"]) for r in _ROWS], dtype=np.int64)
+HAZARD_TITLE = tuple(r["hazard_title"] for r in _ROWS)
+HAZARD_FREE = np.array([_int(r["hazard_free_cards"]) for r in _ROWS], dtype=np.int64)
+# HAZARD_VALUE[card, step] for step green=0, yellow=1, red=2 (R4.1)
+HAZARD_VALUE = np.array([[_int(r["hazard_green"]), _int(r["hazard_yellow"]), _int(r["hazard_red"])]
+                         for r in _ROWS], dtype=np.int64)
+PIRATE_FREE = np.array([_int(r["pirate_free_cards"]) for r in _ROWS], dtype=np.int64)
+PIRATE_VALUE = np.array([_int(r["pirate_hazard_value"]) for r in _ROWS], dtype=np.int64)
+PIRATE_ABILITY = np.array([PIRATE_ABILITY_NAMES.index(r["pirate_ability"]) if r["pirate_ability"]
+                           else PA_NONE for r in _ROWS], dtype=np.int64)
+for _a in (KIND, FIGHT_VALUE, ABILITY, DESTROY_COST, HAZARD_FREE, HAZARD_VALUE, PIRATE_FREE,
+           PIRATE_VALUE, PIRATE_ABILITY):
+    _a.setflags(write=False)
+
+IS_AGING = (KIND == KIND_AGING_NORMAL) | (KIND == KIND_AGING_DIFFICULT)
+START_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_START))
+AGING_NORMAL_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_AGING_NORMAL))
+AGING_DIFFICULT_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_AGING_DIFFICULT))
+AGING_IDS = AGING_NORMAL_IDS + AGING_DIFFICULT_IDS
+HAZARD_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_HAZARD))
+PIRATE_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_PIRATE))
+VERY_STUPID = NAME.index("very stupid")
+N_FIGHTING = len(START_IDS) + len(AGING_IDS) + len(HAZARD_IDS)  # cards that can be in a fight
+
+assert (N_CARDS, len(START_IDS), len(AGING_IDS), len(HAZARD_IDS), len(PIRATE_IDS)) == \
+    (69, 18, 11, 30, 10), "cards.csv does not match R1.1"
+
+
+def card_label(card: int) -> str:
+    """Short human label, e.g. 'genius(2)#17' or 'Wild animals/sort3#55'."""
+    if KIND[card] == KIND_HAZARD:
+        return f"{HAZARD_TITLE[card]} [{NAME[card]} {FIGHT_VALUE[card]:+d}]#{card}"
+    if KIND[card] == KIND_PIRATE:
+        return f"{NAME[card]}#{card}"
+    return f"{NAME[card]}({FIGHT_VALUE[card]:+d})#{card}"
+
+
+def header_table() -> list[dict]:
+    """The card table as TRACE.md's header writes it."""
+    out = []
+    for c in range(N_CARDS):
+        kind = int(KIND[c])
+        out.append({
+            "id": c, "kind": KIND_NAMES[kind], "name": NAME[c],
+            "fight_value": int(FIGHT_VALUE[c]),
+            "ability": ABILITY_NAMES[int(ABILITY[c])] if kind != KIND_PIRATE else "none",
+            "destroy_cost": int(DESTROY_COST[c]),
+            "hazard": ({"title": HAZARD_TITLE[c], "free": int(HAZARD_FREE[c]),
+                        "values": [int(v) for v in HAZARD_VALUE[c]]} if kind == KIND_HAZARD else None),
+            "pirate": ({"free": int(PIRATE_FREE[c]), "value": int(PIRATE_VALUE[c]),
+                        "ability": PIRATE_ABILITY_NAMES[int(PIRATE_ABILITY[c])]}
+                       if kind == KIND_PIRATE else None),
+        })
+    return out

@@ -1,0 +1,66 @@
+"""The observation a policy sees: one int64 array with named index constants (R1.4).
+
+It holds only what a player may know: life, step, the current fight, the *contents* of every
+pile (as a zone per card, never the hidden order), the two pirates, and the top cards that the
+player put back itself with sort3.  Both engines fill it identically; the Numba engine keeps it
+up to date in place, the reference engine builds it anew for each decision.
+
+Layout: ``obs[SCALAR]`` for the scalars below, ``obs[ZONE + card]`` the zone of each card,
+``obs[FLAGS + card]`` the fight flags of each card.
+"""
+from __future__ import annotations
+
+from .cards import N_CARDS
+
+# --- decision phases (what kind of decision is asked) -----------------------------------
+(PH_NONE, PH_HAZARD, PH_PIRATE, PH_FIGHT, PH_TARGET, PH_MORE, PH_SORT_TAKE, PH_SORT_DISCARD,
+ PH_SORT_ORDER, PH_DESTROY) = range(10)
+PHASE_NAMES = ("none", "hazard", "pirate", "fight", "target", "more", "sort_take",
+               "sort_discard", "sort_order", "destroy")
+
+# --- zones (obs[ZONE + card]) -----------------------------------------------------------
+(Z_OUT, Z_ROBINSON_STACK, Z_ROBINSON_DISCARD, Z_AGING_STACK, Z_HAZARD_STACK, Z_HAZARD_DISCARD,
+ Z_HAZARD_DRAWN, Z_FIGHT_LEFT, Z_FIGHT_RIGHT, Z_REMOVED, Z_PIRATE, Z_PIRATE_BEATEN, Z_OPPONENT,
+ Z_SORT) = range(14)
+ZONE_NAMES = ("out", "robinson_stack", "robinson_discard", "aging_stack", "hazard_stack",
+              "hazard_discard", "hazard_drawn", "left", "right", "removed", "pirate",
+              "pirate_beaten", "opponent", "sort3_hand")
+
+# --- fight flags (obs[FLAGS + card]) ----------------------------------------------------
+F_FACE_DOWN, F_DOUBLED, F_USED = 1, 2, 4
+
+# --- scalars ----------------------------------------------------------------------------
+(O_PHASE, O_LEVEL, O_STEP, O_LIFE, O_MAX_LIFE, O_PIRATE_1, O_PIRATE_2, O_OPPONENT,
+ O_OPPONENT_IS_PIRATE, O_FIGHT_VALUE, O_FREE_LEFT, O_FREE_OPEN, O_PAID_COST, O_CARDS_DRAWN,
+ O_STEP_MINUS, O_PENDING_CARD, O_PENDING_ABILITY, O_DESTROY_BUDGET, O_N_ROBINSON_STACK,
+ O_N_ROBINSON_DISCARD, O_N_AGING_STACK, O_N_HAZARD_STACK, O_N_HAZARD_DISCARD, O_AGING_TAKEN,
+ O_PIRATES_BEATEN, O_KNOWN_TOP_N, O_KNOWN_TOP_0, O_KNOWN_TOP_1, O_KNOWN_TOP_2, O_TURN,
+ O_OPT_OLD_AGE_CONTINUE, O_OPT_STEP_MINUS1_STACKS, O_OPT_PLUS1_COUNTS_DESTROYED) = range(33)
+N_SCALARS = 33
+SCALAR_NAMES = (
+    "phase", "level", "step", "life", "max_life", "pirate_1", "pirate_2", "opponent",
+    "opponent_is_pirate", "fight_value", "free_left", "free_open", "paid_cost", "cards_drawn",
+    "step_minus", "pending_card", "pending_ability", "destroy_budget", "n_robinson_stack",
+    "n_robinson_discard", "n_aging_stack", "n_hazard_stack", "n_hazard_discard", "aging_taken",
+    "pirates_beaten", "known_top_n", "known_top_0", "known_top_1", "known_top_2", "turn",
+    "opt_old_age_continue", "opt_step_minus1_stacks", "opt_plus1_counts_destroyed")
+ZONE = N_SCALARS
+FLAGS = N_SCALARS + N_CARDS
+OBS_SIZE = N_SCALARS + 2 * N_CARDS
+
+# Meaning of the scalars that need one:
+#   fight_value   the opponent's value at the current step before step_minus1 (pirates: as
+#                 fixed at the fight's start, R9.5); -1 outside a fight
+#   free_open     1 if a free card may be drawn now (R4.2, R4.3, R6.4)
+#   pending_card  card whose ability is being carried out (the copy card for a copy), else -1
+#   pending_ability  ability being carried out (cards.AB_*), else -1
+#   aging_taken   aging cards that have left the aging stack (R9.5 plus2_per_aging)
+#   known_top_*   cards the player put on top of the robinson_stack with sort3, top first
+
+
+def describe(obs) -> dict:
+    """Readable dict of an observation (debugging, notebooks)."""
+    out = {name: int(obs[i]) for i, name in enumerate(SCALAR_NAMES)}
+    out["zones"] = {c: ZONE_NAMES[int(obs[ZONE + c])] for c in range(N_CARDS)}
+    out["flags"] = {c: int(obs[FLAGS + c]) for c in range(N_CARDS) if obs[FLAGS + c]}
+    return out

@@ -1,0 +1,466 @@
+"""The reference engine: the rules of RULES.md in plain, slow, readable Python.
+
+The state is a handful of named zones (lists of card ids, *bottom first*, top = last) and a few
+numbers.  The game is played straight through by ``play``; whenever the player has a choice the
+engine asks ``self.decide(phase, legal)``, which hands the policy an observation (R1.4) and the
+sorted list of legal action ids and checks the answer.  Losing the game at any moment raises
+``GameOver`` (R10.2).  Abilities live in ``sim.reference_abilities``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import cards as C
+from . import observation as O
+from .actions import (A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY, A_PIRATE, A_SKIP,
+                      A_USE, action_name)
+from .rng import SplitMix64, engine_stream_start
+from .rules import (CAUSE_NAMES, CAUSE_NO_CARDS, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_WON,
+                    GREEN, PIRATES, RED, STEP_NAMES, Options, RuleError, check_level, start_life)
+
+
+class GameOver(Exception):
+    """The game is lost (R10.2) with a cause from rules.CAUSE_NAMES."""
+
+    def __init__(self, cause: int):
+        super().__init__(CAUSE_NAMES[cause])
+        self.cause = cause
+
+
+class IllegalAction(RuleError):
+    """A policy answered with an action that is not legal at this decision."""
+
+
+class Fight:
+    """One fight (R4): the opponent, the cards on both sides and what has been used."""
+
+    def __init__(self, opponent: int, is_pirate: bool, value: int, free: int):
+        self.opponent = opponent
+        self.is_pirate = is_pirate
+        self.value = value            # hazard: at this step before step_minus1; pirate: fixed
+        self.free_left = free         # free cards not yet drawn (R4.2)
+        self.free_closed = False      # free drawing stopped by choice (R4.3)
+        self.left: list[int] = []     # free cards (and their replacements, R5.10)
+        self.right: list[int] = []    # paid cards and cards drawn by abilities
+        self.face_down: set[int] = set()   # destroyed by the destroy ability (R5.3)
+        self.doubled: set[int] = set()     # R5.4
+        self.used: set[int] = set()        # cards whose ability was used this fight (R4.5)
+        self.step_minus = 0                # R5.7 uses
+        self.cards_drawn = 0               # R4.4
+        self.budget_destroyed: list[int] = []  # R4.8
+
+    def cards(self) -> list[int]:
+        return self.left + self.right
+
+    def face_up(self) -> list[int]:
+        return sorted(c for c in self.left + self.right if c not in self.face_down)
+
+
+class Game:
+    """One game of Friday at a level, with rule options, seed, game index, policy, deal."""
+
+    def __init__(self, level: int, seed: int, game: int, policy, options: Options | None = None,
+                 deal: dict | None = None):
+        self.level = check_level(level)
+        self.options = options or Options()
+        self.seed, self.game_index = seed, game
+        self.policy = policy
+        if hasattr(policy, "reset"):
+            policy.reset(seed, game)          # the policy's own random stream (sim.rng)
+        self.deal = deal
+        self.rng = SplitMix64(engine_stream_start(seed, game))
+        self.trace: list[dict] = []
+        # zones (R1.2), bottom first
+        self.robinson_stack: list[int] = []
+        self.robinson_discard: list[int] = []
+        self.aging_stack: list[int] = []
+        self.hazard_stack: list[int] = []
+        self.hazard_discard: list[int] = []
+        self.removed: list[int] = []
+        self.out_of_game: list[int] = []
+        self.pirates: list[int] = []
+        self.pirates_beaten: list[int] = []
+        self.hazards_drawn: list[int] = []
+        self.sort_hand: list[int] = []
+        self.known_top: list[int] = []   # cards the player put on top itself, top first (R1.4)
+        self.life = self.max_life = 0
+        self.step = GREEN
+        self.turn = 0
+        self.aging_in_game = 0
+        self.fight: Fight | None = None
+        self.pending_card = self.pending_ability = -1
+        self.destroy_budget = 0
+        # results
+        self.won = False
+        self.cause = CAUSE_WON
+        self.score = 0
+        self.stats = {"fights_won": [0, 0, 0, 0], "fights_lost": [0, 0, 0, 0], "destroyed": 0}
+
+    # --- trace -------------------------------------------------------------------------
+    def emit(self, e: str, **fields) -> dict:
+        event = {"e": e, **fields}
+        self.trace.append(event)
+        return event
+
+    # --- decisions ---------------------------------------------------------------------
+    def decide(self, phase: int, legal: list[int]) -> int:
+        """Ask the policy; the answer must be one of the (sorted) legal action ids."""
+        legal = sorted(legal)
+        obs = self.observation(phase)
+        action = int(self.policy.choose(obs, np.array(legal, dtype=np.int64), len(legal)))
+        if action not in legal:
+            raise IllegalAction(
+                f"policy {self.policy.name!r} chose {_safe_name(action)} at a "
+                f"{O.PHASE_NAMES[phase]} decision (step {STEP_NAMES[self.step]}, turn "
+                f"{self.turn}); legal: {', '.join(action_name(a) for a in legal)}")
+        return action
+
+    def observation(self, phase: int) -> np.ndarray:
+        """What a player may know (R1.4), in the layout of sim.observation."""
+        from .reference_observation import build_observation
+        return build_observation(self, phase)
+
+    # --- the game ----------------------------------------------------------------------
+    def play(self) -> "Game":
+        """Play the whole game; fills self.trace, self.won, self.cause, self.score."""
+        try:
+            self.set_up()
+            for step in (GREEN, 1, RED):
+                if step != GREEN:
+                    self.start_step(step)
+                while self.hazard_stack:          # R3.3 / R8.1: an empty stack ends the step
+                    self.hazard_turn()
+            self.start_step(PIRATES)
+            self.pirate_fights()
+            self.won, self.cause = True, CAUSE_WON  # R10.1
+        except GameOver as over:
+            self.cause = over.cause
+            if self.fight is not None and not self.fight.is_pirate:
+                self.hazard_discard.append(self.fight.opponent)  # R4.10: undefeated
+        self.score = self.compute_score()
+        self.emit("game_end", won=self.won, cause=CAUSE_NAMES[self.cause], life=self.life,
+                  score=self.score, step=STEP_NAMES[self.step])
+        return self
+
+    def set_up(self):
+        """R2: aging stack, Robinson stack, hazard stack, pirates, life.  The shuffles always
+        run in this order (so a deal file that fixes some stacks leaves the rest unchanged)."""
+        normals = [c for c in C.AGING_NORMAL_IDS if self.level >= 3 or c != C.VERY_STUPID]
+        self.out_of_game = [] if self.level >= 3 else [C.VERY_STUPID]       # R2.1
+        self.aging_stack = self.rng.shuffle(C.AGING_DIFFICULT_IDS) + self.rng.shuffle(normals)
+        robinson = list(C.START_IDS)
+        if self.level >= 2:                                                  # R2.2
+            robinson.append(self.aging_stack.pop())
+        self.robinson_stack = self.rng.shuffle(robinson)
+        self.hazard_stack = self.rng.shuffle(C.HAZARD_IDS)                   # R2.3
+        pirates = self.rng.shuffle(C.PIRATE_IDS)                             # R2.4
+        self.pirates = [pirates[-1], pirates[-2]]
+        if self.deal:
+            from .deal import apply_deal
+            apply_deal(self, self.deal)
+        self.aging_in_game = len(self.aging_stack) + sum(C.IS_AGING[c] for c in self.robinson_stack)
+        self.life, self.max_life = start_life(self.level)                   # R2.5
+        self.emit("setup", robinson_stack=top_first(self.robinson_stack),
+                  hazard_stack=top_first(self.hazard_stack), aging_stack=top_first(self.aging_stack),
+                  pirates=list(self.pirates), life=self.life, max_life=self.max_life)
+        self.emit("step", step=STEP_NAMES[GREEN], hazard_stack=top_first(self.hazard_stack))
+
+    def start_step(self, step: int):
+        """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
+        self.step = step
+        if step != PIRATES:
+            self.hazard_stack = self.rng.shuffle(self.hazard_discard)
+            self.hazard_discard = []
+        self.emit("step", step=STEP_NAMES[step], hazard_stack=top_first(self.hazard_stack))
+
+    def hazard_turn(self):
+        """R3.1 / R3.2: draw two hazards and fight one, or the last one (or skip it)."""
+        self.turn += 1
+        n = min(2, len(self.hazard_stack))
+        self.hazards_drawn = [self.hazard_stack.pop() for _ in range(n)]
+        self.emit("hazards_drawn", cards=list(self.hazards_drawn))
+        legal = [A_FIGHT + c for c in self.hazards_drawn] + ([A_SKIP] if n == 1 else [])
+        action = self.decide(O.PH_HAZARD, legal)
+        chosen = None if action == A_SKIP else action - A_FIGHT
+        discarded = [c for c in self.hazards_drawn if c != chosen]
+        self.hazard_discard.extend(discarded)
+        self.hazards_drawn = []
+        self.emit("hazard_choice", fight=chosen, discarded=discarded)
+        if chosen is not None:
+            self.run_fight(chosen, is_pirate=False)
+
+    def pirate_fights(self):
+        """R9.1: choose the first pirate, then fight the other at once."""
+        legal = [A_PIRATE + p for p in self.pirates]
+        first = self.decide(O.PH_PIRATE, legal) - A_PIRATE
+        for pirate in (first, next(p for p in self.pirates if p != first)):
+            self.emit("pirate_choice", fight=pirate)
+            self.run_fight(pirate, is_pirate=True)
+
+    # --- drawing and the Robinson stack (R4.2, R4.3, R7) ---------------------------------
+    def can_draw(self) -> bool:
+        """A card can be drawn (or R7.2 old age reached by trying) (R7.3)."""
+        return bool(self.robinson_stack or self.options.old_age == "lose"
+                    or self.robinson_discard or self.aging_stack)
+
+    def reshuffle(self):
+        """R7.1/R7.2: top aging card (unseen) + robinson_discard become the new stack."""
+        if self.aging_stack:
+            aging = self.aging_stack.pop()
+        elif self.options.old_age == "lose":
+            raise GameOver(CAUSE_OLD_AGE)
+        else:
+            aging = None
+        self.robinson_stack = self.rng.shuffle(self.robinson_discard + ([aging] if aging is not None else []))
+        self.robinson_discard = []
+        self.known_top = []
+        self.emit("reshuffle", aging_added=aging, robinson_stack=top_first(self.robinson_stack))
+
+    def take_top(self) -> int:
+        """Take the top Robinson card, reshuffling first if the stack is empty (R7.1)."""
+        if not self.robinson_stack:
+            self.reshuffle()
+        card = self.robinson_stack.pop()
+        if self.known_top:
+            self.known_top.pop(0)
+        return card
+
+    def draw_into_fight(self, side: str, reason: str, cost: int = 0, index: int | None = None) -> int:
+        """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10)."""
+        fight = self.fight
+        card = self.take_top()
+        row = fight.left if side == "left" else fight.right
+        row.insert(len(row) if index is None else index, card)
+        fight.cards_drawn += 1
+        self.emit("draw", card=card, side=side, cost=cost, reason=reason)
+        if side == "left" and C.ABILITY[card] == C.AB_AGING_STOP:          # R6.4
+            self.emit("ability", card=card, ability="aging_stop", target=None, via_copy=None,
+                      detail={})
+        return card
+
+    def free_open(self) -> bool:
+        """R4.2/R4.3/R6.4: a free card may be drawn now."""
+        f = self.fight
+        stopped = any(C.ABILITY[c] == C.AB_AGING_STOP and c not in f.face_down for c in f.left)
+        return f.free_left > 0 and not f.free_closed and not stopped
+
+    def paid_cost(self) -> int:
+        """R4.3, R9.5 extra_card_costs_2."""
+        f = self.fight
+        if f is not None and f.is_pirate and C.PIRATE_ABILITY[f.opponent] == C.PA_EXTRA_COSTS_2:
+            return 2
+        return 1
+
+    # --- life (R4.10, R5.1) ------------------------------------------------------------
+    def pay_life(self, amount: int, reason: str):
+        """Pay life to the reserve; without enough, pay what there is and lose (R4.10)."""
+        paid = min(amount, self.life)
+        self.life -= paid
+        if paid:
+            self.emit("life", delta=-paid, life=self.life, reason=reason)
+        if paid < amount:
+            raise GameOver(CAUSE_NO_LIFE)
+
+    def gain_life(self, amount: int) -> int:
+        """R5.1, R2.5: from the reserve, never above max_life."""
+        gained = min(amount, self.max_life - self.life)
+        self.life += gained
+        return gained
+
+    # --- the fight (R4) ----------------------------------------------------------------
+    def opponent_value_and_free(self, opponent: int, is_pirate: bool) -> tuple[int, int]:
+        """R4.1 hazard value at this step; R9.2/R9.5 pirate value and free cards."""
+        if not is_pirate:
+            return int(C.HAZARD_VALUE[opponent, self.step]), int(C.HAZARD_FREE[opponent])
+        ability = C.PIRATE_ABILITY[opponent]
+        if ability == C.PA_REMAINING_HAZARDS:
+            rest = self.hazard_discard + self.hazard_stack
+            return int(sum(C.HAZARD_VALUE[h, RED] for h in rest)), int(sum(C.HAZARD_FREE[h] for h in rest))
+        if ability == C.PA_PLUS2_PER_AGING:
+            return 2 * (self.aging_in_game - len(self.aging_stack)), int(C.PIRATE_FREE[opponent])
+        return int(C.PIRATE_VALUE[opponent]), int(C.PIRATE_FREE[opponent])
+
+    def run_fight(self, opponent: int, is_pirate: bool):
+        """R4: draw, pay, use abilities until the player ends the fight."""
+        value, free = self.opponent_value_and_free(opponent, is_pirate)
+        self.fight = Fight(opponent, is_pirate, value, free)
+        self.emit("fight_start", opponent=opponent, kind="pirate" if is_pirate else "hazard",
+                  free_cards=free, value=value)
+        from .reference_abilities import ability_usable, use_ability
+        while True:
+            legal = self.fight_actions(ability_usable)
+            if not legal:                                                   # R9.4
+                cannot_pay = self.can_draw() and self.life < self.paid_cost()
+                raise GameOver(CAUSE_NO_LIFE if cannot_pay else CAUSE_NO_CARDS)
+            action = self.decide(O.PH_FIGHT, legal)
+            if action == A_END:
+                break
+            if action == A_DRAW:
+                self.fight.free_left -= 1
+                self.draw_into_fight("left", "free")
+            elif action == A_PAY:
+                if self.free_open():
+                    self.fight.free_closed = True                           # R4.3 by choice
+                cost = self.paid_cost()
+                self.draw_into_fight("right", "paid", cost=cost)
+                self.pay_life(cost, "paid_draw")
+            else:
+                use_ability(self, action - A_USE)
+        self.end_fight()
+
+    def fight_actions(self, ability_usable) -> list[int]:
+        """Legal actions in a fight (R4.3-R4.6, R9.3)."""
+        f = self.fight
+        legal = []
+        can_draw = self.can_draw()
+        if f.cards_drawn > 0 or not can_draw:                               # R4.4
+            if not f.is_pirate or self.fight_total()[0] >= self.effective_value():   # R9.3
+                legal.append(A_END)
+        if can_draw and self.free_open():
+            legal.append(A_DRAW)
+        if can_draw and self.life >= self.paid_cost():
+            legal.append(A_PAY)
+        for card in f.face_up():
+            if ability_usable(self, card):
+                legal.append(A_USE + card)
+        return legal
+
+    def effective_value(self) -> int:
+        """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
+        f = self.fight
+        if f.is_pirate:
+            return f.value
+        lowered = f.step_minus if self.options.step_minus1_stacks else min(f.step_minus, 1)
+        return int(C.HAZARD_VALUE[f.opponent, max(GREEN, self.step - lowered)])
+
+    def zeroed_cards(self) -> list[tuple[int, int | None]]:
+        """R6.2: each face-up aging_highest_zero card (by id) zeroes the face-up card with the
+        highest positive printed value not zeroed yet; ties: a non-doubled one, then lowest id."""
+        f = self.fight
+        up = f.face_up()
+        out, zeroed = [], set()
+        for card in up:
+            if C.ABILITY[card] != C.AB_AGING_HIGHEST_ZERO:
+                continue
+            candidates = [c for c in up if C.FIGHT_VALUE[c] > 0 and c not in zeroed]
+            target = None
+            if candidates:
+                target = min(candidates, key=lambda c: (-C.FIGHT_VALUE[c], c in f.doubled, c))
+                zeroed.add(target)
+            out.append((card, target))
+        return out
+
+    def fight_total(self) -> tuple[int, list]:
+        """R4.6 with R5.3 (face down = 0), R5.4, R6.2 and the pirate rules of R9.5."""
+        f = self.fight
+        zeroing = self.zeroed_cards()
+        zeroed = {t for _, t in zeroing if t is not None}
+        value = {}
+        for c in f.cards():
+            v = 0 if (c in f.face_down or c in zeroed) else int(C.FIGHT_VALUE[c])
+            value[c] = 2 * v if c in f.doubled else v
+        ability = C.PIRATE_ABILITY[f.opponent] if f.is_pirate else C.PA_NONE
+        n = len(f.cards())
+        if ability == C.PA_HALF_COUNT:
+            places = (n + 1) // 2
+            aging = [c for c in f.cards() if C.IS_AGING[c] and c not in f.face_down]
+            others = sorted((value[c] for c in f.cards() if c not in aging), reverse=True)
+            total = sum(value[c] for c in aging) + sum(others[:max(0, places - len(aging))])
+        else:
+            total = sum(value.values())
+            if ability == C.PA_PLUS1_PER_CARD:
+                counted = n if self.options.plus1_counts_destroyed else n - len(f.face_down)
+                total += counted
+        return total, zeroing
+
+    def end_fight(self):
+        """R4.6-R4.9: compare, destroy with the budget after a loss, pay, age, clear up."""
+        f = self.fight
+        total, zeroing = self.fight_total()
+        for card, target in zeroing:
+            self.emit("ability", card=card, ability="aging_highest_zero", target=target,
+                      via_copy=None, detail={})
+        value = self.effective_value()
+        won = total >= value
+        deficit = 0 if won else value - total
+        if deficit and deficit <= self.life:                                # R4.8 budget
+            self.choose_destroys(deficit)
+        self.emit("fight_end", total=total, value=value, won=won, life_paid=min(deficit, self.life),
+                  destroyed=list(f.budget_destroyed), removed=sorted(f.face_down))
+        if deficit:
+            self.pay_life(deficit, "lost_fight")
+        for card in f.face_up():                                            # R4.9, R6.1
+            if card in f.budget_destroyed:
+                continue
+            if C.ABILITY[card] in (C.AB_AGING_LIFE1, C.AB_AGING_LIFE2):
+                self.emit("ability", card=card, ability=C.ABILITY_NAMES[C.ABILITY[card]],
+                          target=None, via_copy=None, detail={})
+                self.pay_life(1 if C.ABILITY[card] == C.AB_AGING_LIFE1 else 2, "aging")
+        # the fight is over: move the cards (R4.7, R4.8)
+        gone = set(f.face_down) | set(f.budget_destroyed)
+        self.removed.extend(sorted(gone))
+        self.robinson_discard.extend(c for c in f.cards() if c not in gone)
+        if won:
+            self.stats["fights_won"][self.step] += 1
+            if f.is_pirate:
+                self.pirates_beaten.append(f.opponent)
+            else:
+                self.robinson_discard.append(f.opponent)                     # knowledge now
+        else:
+            self.stats["fights_lost"][self.step] += 1
+            self.hazard_discard.append(f.opponent)
+        self.stats["destroyed"] += len(gone)
+        self.fight = None
+
+    def choose_destroys(self, budget: int):
+        """R4.8: spend the destroy budget on face-up fight cards (1 or 2 each, R1.3)."""
+        from .actions import A_DESTROY
+        f = self.fight
+        self.destroy_budget = budget
+        while True:
+            options = [c for c in f.face_up() if c not in f.budget_destroyed
+                       and C.DESTROY_COST[c] <= self.destroy_budget]
+            if not options:
+                break
+            action = self.decide(O.PH_DESTROY, [A_DONE] + [A_DESTROY + c for c in options])
+            if action == A_DONE:
+                break
+            card = action - A_DESTROY
+            f.budget_destroyed.append(card)
+            self.destroy_budget -= int(C.DESTROY_COST[card])
+        self.destroy_budget = 0
+
+    # --- score (R10.3) -----------------------------------------------------------------
+    def robinson_cards(self) -> list[int]:
+        """Robinson's cards not removed: stack, discard, sort3 hand, cards still in a fight."""
+        cards = self.robinson_stack + self.robinson_discard + self.sort_hand
+        if self.fight is not None:
+            gone = self.fight.face_down | set(self.fight.budget_destroyed)
+            cards += [c for c in self.fight.cards() if c not in gone]
+        return cards
+
+    def compute_score(self) -> int:
+        cards = self.robinson_cards()
+        score = sum(-5 if C.IS_AGING[c] else int(C.FIGHT_VALUE[c]) for c in cards)
+        score += 15 * len(self.pirates_beaten)
+        score += 5 * self.life if self.won else 0
+        score -= 3 * (len(self.hazard_stack) + len(self.hazard_discard))
+        return score
+
+
+def top_first(stack: list[int]) -> list[int]:
+    """A stack as TRACE.md writes it (top card first)."""
+    return list(reversed(stack))
+
+
+def _safe_name(action: int) -> str:
+    try:
+        return repr(action_name(action))
+    except RuleError:
+        return f"action id {action} (outside the action space)"
+
+
+def play_game(level: int, seed: int, game: int, policy, options: Options | None = None,
+              deal: dict | None = None) -> Game:
+    """Play one game with the reference engine and return it (trace, score, cause...)."""
+    return Game(level, seed, game, policy, options, deal).play()

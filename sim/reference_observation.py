@@ -1,0 +1,66 @@
+"""Builds the observation (sim.observation layout) from the reference engine's zones."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import observation as O
+from .cards import N_CARDS
+
+
+def build_observation(game, phase: int) -> np.ndarray:
+    obs = np.zeros(O.OBS_SIZE, dtype=np.int64)
+    f = game.fight
+    s = obs  # scalars
+    s[O.O_PHASE], s[O.O_LEVEL], s[O.O_STEP] = phase, game.level, game.step
+    s[O.O_LIFE], s[O.O_MAX_LIFE] = game.life, game.max_life
+    s[O.O_PIRATE_1], s[O.O_PIRATE_2] = game.pirates if game.pirates else (-1, -1)
+    s[O.O_OPPONENT] = f.opponent if f else -1
+    s[O.O_OPPONENT_IS_PIRATE] = int(bool(f and f.is_pirate))
+    s[O.O_FIGHT_VALUE] = f.value if f else -1
+    s[O.O_FREE_LEFT] = f.free_left if f else 0
+    s[O.O_FREE_OPEN] = int(bool(f and game.free_open()))
+    s[O.O_PAID_COST] = game.paid_cost()
+    s[O.O_CARDS_DRAWN] = f.cards_drawn if f else 0
+    s[O.O_STEP_MINUS] = f.step_minus if f else 0
+    s[O.O_PENDING_CARD], s[O.O_PENDING_ABILITY] = game.pending_card, game.pending_ability
+    s[O.O_DESTROY_BUDGET] = game.destroy_budget
+    s[O.O_N_ROBINSON_STACK] = len(game.robinson_stack)
+    s[O.O_N_ROBINSON_DISCARD] = len(game.robinson_discard)
+    s[O.O_N_AGING_STACK] = len(game.aging_stack)
+    s[O.O_N_HAZARD_STACK] = len(game.hazard_stack)
+    s[O.O_N_HAZARD_DISCARD] = len(game.hazard_discard)
+    s[O.O_AGING_TAKEN] = game.aging_in_game - len(game.aging_stack)
+    s[O.O_PIRATES_BEATEN] = len(game.pirates_beaten)
+    known = game.known_top[:3]
+    s[O.O_KNOWN_TOP_N] = len(known)
+    for i in range(3):
+        s[O.O_KNOWN_TOP_0 + i] = known[i] if i < len(known) else -1
+    s[O.O_TURN] = game.turn
+    s[O.O_OPT_OLD_AGE_CONTINUE] = int(game.options.old_age == "continue")
+    s[O.O_OPT_STEP_MINUS1_STACKS] = int(game.options.step_minus1_stacks)
+    s[O.O_OPT_PLUS1_COUNTS_DESTROYED] = int(game.options.plus1_counts_destroyed)
+
+    zone = obs[O.ZONE:O.ZONE + N_CARDS]   # a view: default Z_OUT (0)
+    for cards, z in ((game.robinson_stack, O.Z_ROBINSON_STACK),
+                     (game.robinson_discard, O.Z_ROBINSON_DISCARD),
+                     (game.aging_stack, O.Z_AGING_STACK), (game.hazard_stack, O.Z_HAZARD_STACK),
+                     (game.hazard_discard, O.Z_HAZARD_DISCARD),
+                     (game.hazards_drawn, O.Z_HAZARD_DRAWN), (game.removed, O.Z_REMOVED),
+                     (game.pirates, O.Z_PIRATE), (game.pirates_beaten, O.Z_PIRATE_BEATEN),
+                     (game.sort_hand, O.Z_SORT)):
+        for c in cards:
+            zone[c] = z
+    if f:
+        zone[f.opponent] = O.Z_OPPONENT
+        flags = obs[O.FLAGS:O.FLAGS + N_CARDS]
+        for c in f.left:
+            zone[c] = O.Z_FIGHT_LEFT
+        for c in f.right:
+            zone[c] = O.Z_FIGHT_RIGHT
+        for c in f.face_down:
+            flags[c] |= O.F_FACE_DOWN
+        for c in f.doubled:
+            flags[c] |= O.F_DOUBLED
+        for c in f.used:          # kept for the whole fight, even if the card left (R4.5)
+            flags[c] |= O.F_USED
+    return obs

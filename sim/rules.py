@@ -1,0 +1,78 @@
+"""Levels, steps, causes and rule options (R2, R8, R10, §O), in one place."""
+from __future__ import annotations
+
+from dataclasses import dataclass, asdict
+
+# Steps (R8.1); also the index into cards.HAZARD_VALUE.
+GREEN, YELLOW, RED, PIRATES = 0, 1, 2, 3
+STEP_NAMES = ("green", "yellow", "red", "pirates")
+
+# Game-end causes (TRACE.md game_end.cause, R10).
+CAUSE_WON, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_NO_CARDS = 0, 1, 2, 3
+CAUSE_NAMES = ("won", "no_life", "old_age", "no_cards")
+
+LEVELS = (1, 2, 3, 4)
+
+
+def start_life(level: int) -> tuple[int, int]:
+    """R2.5: (life, max_life) for a level."""
+    return (18, 20) if level == 4 else (20, 22)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Rule options of RULES.md §O, defaults first."""
+    old_age: str = "lose"                  # R7.2: "lose" | "continue"
+    step_minus1_stacks: bool = True        # R5.7
+    plus1_counts_destroyed: bool = True    # R9.5
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def as_array(self):
+        """Options as int64 flags for the Numba engine: [old_age_continue, stacks, counts]."""
+        import numpy as np
+        return np.array([self.old_age == "continue", self.step_minus1_stacks,
+                         self.plus1_counts_destroyed], dtype=np.int64)
+
+
+OPTION_OLD_AGE_CONTINUE, OPTION_STEP_MINUS1_STACKS, OPTION_PLUS1_COUNTS_DESTROYED = range(3)
+_CHOICES = {"old_age": ("lose", "continue"),
+            "step_minus1_stacks": (True, False),
+            "plus1_counts_destroyed": (True, False)}
+
+
+class RuleError(ValueError):
+    """Bad input: level, option, deal, action.  The CLI prints it without a traceback."""
+
+
+def check_level(level) -> int:
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise RuleError(f"unknown level {level!r}: choose one of 1, 2, 3, 4")
+    return level
+
+
+def parse_options(pairs=None, **kwargs) -> Options:
+    """Options from 'NAME=VALUE' strings and/or keyword arguments; clear error otherwise."""
+    values = {}
+    for pair in pairs or ():
+        if "=" not in pair:
+            raise RuleError(f"option {pair!r} must look like NAME=VALUE")
+        name, value = pair.split("=", 1)
+        values[name.strip()] = value.strip()
+    values.update(kwargs)
+    out = {}
+    for name, value in values.items():
+        if name not in _CHOICES:
+            raise RuleError(f"unknown rule option {name!r}: known are {', '.join(_CHOICES)}")
+        choices = _CHOICES[name]
+        if isinstance(value, str) and isinstance(choices[0], bool):
+            low = value.lower()
+            if low not in ("true", "false"):
+                raise RuleError(f"option {name} must be true or false, not {value!r}")
+            value = low == "true"
+        if value not in choices or type(value) is not type(choices[0]):
+            raise RuleError(f"option {name} must be one of {', '.join(map(str, choices))}, "
+                            f"not {value!r}")
+        out[name] = value
+    return Options(**out)
