@@ -1,0 +1,204 @@
+"""Helpers for the rules tests: build deals (stacked state), play scripted lines, inspect.
+
+Card ids (sim.cards): 0-4 distracted(-1), 5-12 weak(0), 13-15 focused(+1), 16 genius(+2),
+17 eating(0, life_plus2); aging 18 distracted(-1), 19-20 stupid(-2), 21 very stupid(-3),
+22 hungry(life-1), 23-24 scared(highest_zero), 25 very tired(stop), 26 moronic(-4),
+27 suicidal(-5), 28 very hungry(life-2); hazards 29-58; pirates 59-68.
+"""
+from __future__ import annotations
+
+import sim.cards as C
+from policies.scripted import ScriptedPolicy
+from sim.reference import Game, GameOver
+from sim.rules import GREEN, PIRATES, Options, RuleError
+
+# readable names for the card ids used in the tests
+DISTRACTED = [0, 1, 2, 3, 4]
+WEAK = [5, 6, 7, 8, 9, 10, 11, 12]
+FOCUSED = [13, 14, 15]
+GENIUS = 16
+EATING = 17
+A_DISTRACTED, STUPID1, STUPID2, VERY_STUPID, HUNGRY = 18, 19, 20, 21, 22
+SCARED1, SCARED2, VERY_TIRED, MORONIC, SUICIDAL, VERY_HUNGRY = 23, 24, 25, 26, 27, 28
+# hazards: (raft: free 1, values 0/1/3), (exploring: free 2, 1/3/6), (further: free 3, 2/5/8),
+# (wild animals: free 4, 4/7/11), (cannibals: free 5, 5/9/14)
+RAFT_FOOD, RAFT_FOOD2, RAFT_EQUIP, RAFT_EQUIP2 = 29, 30, 31, 32      # value 0: life+1 / draw+2
+RAFT_STRATEGY, RAFT_STRATEGY2 = 33, 34                              # exchange2
+RAFT_REALIZATION, RAFT_DECEPTION, RAFT_MIMICRY, RAFT_BOOKS = 35, 36, 37, 38  # destroy, below, copy, step-1
+EXP_FOOD, EXP_FOOD2, EXP_WEAPON, EXP_WEAPON2 = 39, 40, 41, 42       # +1 life+1, +2, +2
+EXP_REALIZATION, EXP_DECEPTION, EXP_MIMICRY, EXP_REPEAT = 43, 44, 45, 46  # +1 each
+FUR_FOOD, FUR_REALIZATION, FUR_STRATEGY, FUR_EXPERIENCE = 47, 48, 49, 50  # +2 each
+FUR_REPEAT, FUR_VISION = 51, 52                                           # +2 double, +2 sort3
+WILD_REALIZATION, WILD_STRATEGY, WILD_EXPERIENCE, WILD_VISION = 53, 54, 55, 56  # +3
+CANNIBALS, CANNIBALS2 = 57, 58                                      # weapon +4
+P_6_20, P_7_25, P_8_30, P_9_35, P_10_40 = 59, 60, 61, 62, 63
+P_COST2, P_HALF, P_PLUS1, P_AGING, P_REMAINING = 64, 65, 66, 67, 68
+
+
+def in_game_aging(level: int) -> list[int]:
+    return [c for c in C.AGING_IDS if level >= 3 or c != C.VERY_STUPID]
+
+
+def make_deal(level: int = 1, robinson=(), hazards=(), aging=None, pirates=(P_6_20, P_7_25),
+              setup_aging: int | None = None) -> dict:
+    """A complete deal (all stacks top first).  ``robinson``: the top of the Robinson stack;
+    the remaining start cards follow in id order.  At level 2+ one aging card must be in the
+    Robinson stack: the one listed in ``robinson`` or ``setup_aging`` (default: the first
+    normal aging card not used elsewhere), put at the bottom.  ``hazards``: the top of the
+    hazard stack, the rest follow in id order.  ``aging``: the top of the aging stack, the rest
+    follow in id order."""
+    robinson, hazards = list(robinson), list(hazards)
+    aging = list(aging or [])
+    rest = [c for c in C.START_IDS if c not in robinson]
+    robinson = robinson + rest
+    if level >= 2 and not any(C.IS_AGING[c] for c in robinson):
+        if setup_aging is None:
+            setup_aging = next(c for c in in_game_aging(level) if c not in aging)
+        robinson.append(setup_aging)
+    aging = aging + [c for c in in_game_aging(level) if c not in aging and c not in robinson]
+    hazards = hazards + [c for c in C.HAZARD_IDS if c not in hazards]
+    return {"robinson_stack": robinson, "aging_stack": aging, "hazard_stack": hazards,
+            "pirates": list(pirates)}
+
+
+def new_game(actions, level=1, deal=None, options=None, seed=0, policy=None) -> Game:
+    return Game(level, seed, 0, policy or ScriptedPolicy(actions), options or Options(), deal=deal)
+
+
+def play(actions, level=1, deal=None, options=None, seed=0, **deal_kw) -> Game:
+    """Play a scripted game.  If the script runs out, the game is left as it was at that
+    decision: ``g.stopped`` is True and ``g.stop_message`` holds the error (which lists the
+    legal actions at that point).  Otherwise the game ended (``g.stopped`` False)."""
+    if deal is None:
+        deal = make_deal(level, **deal_kw)
+    g = new_game(actions, level, deal, options, seed)
+    g.stopped, g.stop_message = False, ""
+    try:
+        g.play()
+    except RuleError as exc:
+        if "ran out" not in str(exc):
+            raise
+        g.stopped, g.stop_message = True, str(exc)
+    return g
+
+
+def legal_at_stop(g) -> list[str]:
+    """The legal actions listed when the script ran out."""
+    assert g.stopped, "the game did not stop on an exhausted script"
+    return [a.strip() for a in g.stop_message.split("legal:", 1)[1].split(",")]
+
+
+def events(g, name: str) -> list[dict]:
+    return [e for e in g.trace if e["e"] == name]
+
+
+def last(g, name: str) -> dict:
+    ev = events(g, name)
+    assert ev, f"no {name} event in the trace"
+    return ev[-1]
+
+
+class StackedGame(Game):
+    """A Game whose set-up is followed by hand-set zones (the 'stacked state').  Stacks are
+    given top first, the discard piles bottom first.  Cards placed nowhere are put into
+    ``removed`` so that every card stays in exactly one zone."""
+
+    def __init__(self, level, seed, game, policy, options=None, spec=None):
+        super().__init__(level, seed, game, policy, options, deal=make_deal(level))
+        self.spec = spec or {}
+
+    def set_up(self):
+        super().set_up()
+        s = self.spec
+        if s.get("robinson") is not None:
+            self.robinson_stack = list(reversed(s["robinson"]))
+        if s.get("discard") is not None:
+            self.robinson_discard = list(s["discard"])
+        if s.get("aging") is not None:
+            self.aging_stack = list(reversed(s["aging"]))
+        if s.get("hazard_stack") is not None:
+            self.hazard_stack = list(reversed(s["hazard_stack"]))
+        if s.get("hazard_discard") is not None:
+            self.hazard_discard = list(s["hazard_discard"])
+        if s.get("pirates") is not None:
+            self.pirates = list(s["pirates"])
+        if s.get("life") is not None:
+            self.life = s["life"]
+        if s.get("aging_in_game") is not None:
+            self.aging_in_game = s["aging_in_game"]
+        placed = set()
+        for zone in (self.robinson_stack, self.robinson_discard, self.aging_stack,
+                     self.hazard_stack, self.hazard_discard, self.pirates, self.out_of_game):
+            placed.update(zone)
+        self.removed = [c for c in range(C.N_CARDS) if c not in placed]
+
+
+def stacked(level=1, actions=(), options=None, step=GREEN, seed=0, **spec) -> Game:
+    """A StackedGame after set-up, at ``step``, ready for ``fight(g, ...)`` or
+    ``g.pirate_fights()``.  spec keys: robinson, discard, aging, hazard_stack,
+    hazard_discard, pirates, life, aging_in_game."""
+    g = StackedGame(level, seed, 0, ScriptedPolicy(list(actions)), options or Options(), spec)
+    g.set_up()
+    g.step = step
+    g.stopped, g.stop_message = False, ""
+    return g
+
+
+def play_stacked(actions, level=1, options=None, seed=0, policy=None, **spec) -> Game:
+    """Play a whole game (Game.play) from a stacked set-up; like ``play`` for running out."""
+    g = StackedGame(level, seed, 0, policy or ScriptedPolicy(list(actions)),
+                    options or Options(), spec)
+    g.stopped, g.stop_message = False, ""
+    try:
+        g.play()
+    except RuleError as exc:
+        if "ran out" not in str(exc):
+            raise
+        g.stopped, g.stop_message = True, str(exc)
+    return g
+
+
+def fight(g, opponent: int, is_pirate: bool = False):
+    """Run one fight on a stacked game; returns 'won'/'lost'/'gameover'/'stopped' and keeps
+    the GameOver cause in g.cause (as Game.play would)."""
+    try:
+        g.run_fight(opponent, is_pirate=is_pirate)
+        return "done"
+    except GameOver as over:
+        g.cause = over.cause
+        return "gameover"
+    except RuleError as exc:
+        if "ran out" not in str(exc):
+            raise
+        g.stopped, g.stop_message = True, str(exc)
+        return "stopped"
+
+
+def zones(g) -> dict[str, list[int]]:
+    """Every zone a card can be in (for conservation checks)."""
+    z = {"robinson_stack": g.robinson_stack, "robinson_discard": g.robinson_discard,
+         "aging_stack": g.aging_stack, "hazard_stack": g.hazard_stack,
+         "hazard_discard": g.hazard_discard, "hazards_drawn": g.hazards_drawn,
+         "removed": g.removed, "out_of_game": g.out_of_game, "pirates": g.pirates,
+         "sort_hand": g.sort_hand,
+         # the 8 pirates not drawn at set-up (R2.4) are in no engine zone (observation: out)
+         "unused_pirates": [p for p in C.PIRATE_IDS if p not in g.pirates]}
+    if g.fight is not None:
+        z["fight_left"] = g.fight.left
+        z["fight_right"] = g.fight.right
+        z["opponent"] = [g.fight.opponent]
+    return z
+
+
+def check_conservation(g):
+    """Every one of the 69 cards in exactly one zone.  A pirate stays in ``pirates`` while
+    being fought (it is also the fight's opponent) and after being beaten."""
+    seen: dict[int, list[str]] = {}
+    for name, cards in zones(g).items():
+        for c in cards:
+            if name == "opponent" and c in g.pirates:
+                continue
+            seen.setdefault(c, []).append(name)
+    bad = {c: w for c, w in seen.items() if len(w) != 1}
+    missing = [c for c in range(C.N_CARDS) if c not in seen]
+    assert not bad and not missing, f"card conservation broken: dupes {bad}, missing {missing}"
