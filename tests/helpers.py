@@ -100,8 +100,9 @@ def last(g, name: str) -> dict:
 
 class StackedGame(Game):
     """A Game whose set-up is followed by hand-set zones (the 'stacked state').  Stacks are
-    given top first, the discard piles bottom first.  Cards placed nowhere are put into
-    ``removed`` so that every card stays in exactly one zone."""
+    given top first, the discard piles bottom first.  A card named in a given zone is taken
+    out of the zones left at their default; cards placed nowhere are put into ``removed``
+    so that every card stays in exactly one zone."""
 
     def __init__(self, level, seed, game, policy, options=None, spec=None):
         super().__init__(level, seed, game, policy, options, deal=make_deal(level))
@@ -126,6 +127,14 @@ class StackedGame(Game):
             self.life = s["life"]
         if s.get("aging_in_game") is not None:
             self.aging_in_game = s["aging_in_game"]
+        explicit = set()
+        for key in ("robinson", "discard", "aging", "hazard_stack", "hazard_discard"):
+            explicit.update(s.get(key) or ())
+        for key, attr in (("robinson", "robinson_stack"), ("discard", "robinson_discard"),
+                          ("aging", "aging_stack"), ("hazard_stack", "hazard_stack"),
+                          ("hazard_discard", "hazard_discard")):
+            if s.get(key) is None:
+                setattr(self, attr, [c for c in getattr(self, attr) if c not in explicit])
         placed = set()
         for zone in (self.robinson_stack, self.robinson_discard, self.aging_stack,
                      self.hazard_stack, self.hazard_discard, self.pirates, self.out_of_game):
@@ -158,11 +167,12 @@ def play_stacked(actions, level=1, options=None, seed=0, policy=None, **spec) ->
     return g
 
 
-def fight(g, opponent: int, is_pirate: bool = False):
-    """Run one fight on a stacked game; returns 'won'/'lost'/'gameover'/'stopped' and keeps
-    the GameOver cause in g.cause (as Game.play would)."""
+def run(g, method, *args, **kwargs) -> str:
+    """Call a Game method on a stacked game (e.g. ``run(g, g.run_fight, 53, False)``);
+    returns 'done', 'gameover' (g.cause set as Game.play would) or 'stopped' (script ran
+    out; g.stop_message lists the legal actions)."""
     try:
-        g.run_fight(opponent, is_pirate=is_pirate)
+        method(*args, **kwargs)
         return "done"
     except GameOver as over:
         g.cause = over.cause
@@ -172,6 +182,11 @@ def fight(g, opponent: int, is_pirate: bool = False):
             raise
         g.stopped, g.stop_message = True, str(exc)
         return "stopped"
+
+
+def fight(g, opponent: int, is_pirate: bool = False) -> str:
+    """Run one fight on a stacked game (see ``run``)."""
+    return run(g, g.run_fight, opponent, is_pirate=is_pirate)
 
 
 def zones(g) -> dict[str, list[int]]:
