@@ -113,7 +113,9 @@ def test_r4_5_abilities_once_never_on_own_card_aging_not_offered():
         g = stacked(actions=actions, robinson=[35, 5, HUNGRY])
         assert fight(g, 39) == "stopped"
         return g
-    assert legal_at_stop(g_after(["draw"])) == ["end", "draw", "pay", "use:35"]
+    # alone in the fight, destroy has no other card to act on: not offered
+    assert legal_at_stop(g_after(["draw"])) == ["end", "draw", "pay"]
+    assert legal_at_stop(g_after(["draw", "draw"])) == ["end", "pay", "use:35"]
     assert legal_at_stop(g_after(["draw", "draw", "use:35"])) == ["target:5"]  # not itself
     g = g_after(["draw", "draw", "use:35", "target:5", "pay"])
     assert g.fight.right == [HUNGRY] and g.fight.face_down == {5}
