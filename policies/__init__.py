@@ -20,7 +20,7 @@ import numpy as np
 from sim.rng import policy_stream_start
 from sim.rules import RuleError
 
-BUILTIN = ("random_legal",)
+BUILTIN = ("random_legal", "always_fight", "cull_green", "expert")
 
 
 class Policy:

@@ -76,3 +76,5 @@ def parse_options(pairs=None, **kwargs) -> Options:
                             f"not {value!r}")
         out[name] = value
     return Options(**out)
+
+MAX_SEED_TEXT = "9223372036854775807"   # seeds are 0 .. 2**63-1

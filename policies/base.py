@@ -1,0 +1,369 @@
+"""Sensible defaults for every decision, and the player's arithmetic, for all policies.
+
+A policy file overrides only what it cares about and hands every other decision to
+``default_decide``.  Everything here reads the observation only (R1.4) and is Numba code, so
+it runs unchanged under both engines.
+
+Defaults, decision by decision:
+* hazard (R3): fight the hazard with the best ``knowledge - value`` trade-off (its current
+  value weighs ``value_weight``, its knowledge card's worth counts once); the last card of a
+  step is skipped when its value is above ``skip_above``.
+* fight (R4): if the fight is won, take free life (life_plus) and end.  Otherwise use helpful
+  abilities (draw, double the best card, exchange/below_pile/destroy the worst card,
+  step_minus1, sort3, copy), then draw free cards, then pay while the missing points can still
+  be covered and life stays above ``reserve`` (pirates: always pay), else end the fight.
+* targets: destroy/exchange/below_pile the lowest card, double the highest, copy the most
+  useful ability.  Second exchange only for a card worth <= 0.
+* more: yes (second draw, replacement, next sort3 card).  sort3: discard the worst card if it
+  is worth < 0, put the best cards on top.
+* destroy after a loss (R4.8): aging cards first, then -1s, then 0s while the budget lasts.
+* pirates (R9.1): fight the one with the lower value first.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import cards as C
+from sim import observation as O
+from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
+                         A_PIRATE, A_PUT, A_SKIP, A_TARGET, A_USE)
+
+FIGHT_VALUE = np.asarray(C.FIGHT_VALUE)
+ABILITY = np.asarray(C.ABILITY)
+IS_AGING = np.asarray(C.IS_AGING)
+HAZARD_VALUE = np.asarray(C.HAZARD_VALUE)
+PIRATE_ABILITY = np.asarray(C.PIRATE_ABILITY)
+DESTROY_COST = np.asarray(C.DESTROY_COST)
+N_CARDS = C.N_CARDS
+# how much a policy likes having each ability in its deck / using it (used for copy & scoring)
+ABILITY_WORTH = np.zeros(len(C.ABILITY_NAMES), dtype=np.float64)
+for _ab, _w in ((C.AB_LIFE1, 1.0), (C.AB_LIFE2, 2.0), (C.AB_DRAW1, 1.5), (C.AB_DRAW2, 2.5),
+                (C.AB_DESTROY, 1.5), (C.AB_DOUBLE, 1.5), (C.AB_COPY, 1.0), (C.AB_SORT3, 1.0),
+                (C.AB_STEP_MINUS1, 1.0), (C.AB_EXCHANGE1, 1.0), (C.AB_EXCHANGE2, 1.5),
+                (C.AB_BELOW_PILE, 1.0), (C.AB_AGING_LIFE1, -2.0), (C.AB_AGING_LIFE2, -4.0),
+                (C.AB_AGING_HIGHEST_ZERO, -3.0), (C.AB_AGING_STOP, -2.0)):
+    ABILITY_WORTH[_ab] = _w
+
+
+@njit(cache=True)
+def has(legal, n_legal, action):
+    for i in range(n_legal):
+        if legal[i] == action:
+            return True
+    return False
+
+
+@njit(cache=True)
+def in_fight(obs, card):
+    z = obs[O.ZONE + card]
+    return z == O.Z_FIGHT_LEFT or z == O.Z_FIGHT_RIGHT
+
+
+@njit(cache=True)
+def card_value(obs, card):
+    """A fight card's current value: 0 face down, doubled if doubled (R5.3, R5.4)."""
+    flags = obs[O.FLAGS + card]
+    if flags & O.F_FACE_DOWN:
+        return 0
+    v = FIGHT_VALUE[card]
+    return 2 * v if flags & O.F_DOUBLED else v
+
+
+@njit(cache=True)
+def effective_value(obs):
+    """The opponent's value at the comparison (R5.7; pirates as fixed, R9.5)."""
+    if obs[O.O_OPPONENT] < 0:
+        return 0
+    if obs[O.O_OPPONENT_IS_PIRATE]:
+        return obs[O.O_FIGHT_VALUE]
+    minus = obs[O.O_STEP_MINUS]
+    if not obs[O.O_OPT_STEP_MINUS1_STACKS] and minus > 1:
+        minus = 1
+    step = obs[O.O_STEP] - minus
+    return HAZARD_VALUE[obs[O.O_OPPONENT], step if step > 0 else 0]
+
+
+@njit(cache=True)
+def _highest_positive(obs, skip1, skip2):
+    """R6.2: the face-up card with the highest positive printed value (ties: not doubled,
+    then lowest id), skipping up to two cards already zeroed; -1 if none."""
+    best = -1
+    for c in range(N_CARDS):
+        if c == skip1 or c == skip2 or not in_fight(obs, c) or FIGHT_VALUE[c] <= 0 or \
+                obs[O.FLAGS + c] & O.F_FACE_DOWN:
+            continue
+        if best < 0 or FIGHT_VALUE[c] > FIGHT_VALUE[best] or \
+                (FIGHT_VALUE[c] == FIGHT_VALUE[best] and obs[O.FLAGS + best] & O.F_DOUBLED
+                 and not obs[O.FLAGS + c] & O.F_DOUBLED):
+            best = c
+    return best
+
+
+@njit(cache=True)
+def fight_total(obs):
+    """The fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5)."""
+    n = 0
+    n_down = 0
+    zero1 = -1
+    zero2 = -1
+    for c in range(N_CARDS):
+        if in_fight(obs, c):
+            n += 1
+            if obs[O.FLAGS + c] & O.F_FACE_DOWN:
+                n_down += 1
+            elif ABILITY[c] == C.AB_AGING_HIGHEST_ZERO:
+                if zero1 < 0:
+                    zero1 = _highest_positive(obs, -1, -1)
+                    if zero1 < 0:
+                        zero1 = N_CARDS  # marker: one zero card, nothing to zero
+                else:
+                    zero2 = _highest_positive(obs, zero1, -1)
+    pirate_ability = C.PA_NONE
+    if obs[O.O_OPPONENT_IS_PIRATE]:
+        pirate_ability = PIRATE_ABILITY[obs[O.O_OPPONENT]]
+    if pirate_ability == C.PA_HALF_COUNT:
+        return _half_count_total(obs, n, zero1, zero2)
+    total = 0
+    for c in range(N_CARDS):
+        if in_fight(obs, c) and c != zero1 and c != zero2:
+            total += card_value(obs, c)
+    if pirate_ability == C.PA_PLUS1_PER_CARD:
+        total += n if obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] else n - n_down
+    return total
+
+
+@njit(cache=True)
+def _half_count_total(obs, n, zero1, zero2):
+    """R9.5 half_cards_count: aging cards always count, best other cards fill ceil(n/2)."""
+    values = np.empty(n, dtype=np.int64)
+    k = 0
+    total = 0
+    n_aging = 0
+    for c in range(N_CARDS):
+        if in_fight(obs, c):
+            v = 0 if (c == zero1 or c == zero2) else card_value(obs, c)
+            if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN:
+                total += v
+                n_aging += 1
+            else:
+                values[k] = v
+                k += 1
+    rest = np.sort(values[:k])
+    for i in range(min(k, max(0, (n + 1) // 2 - n_aging))):
+        total += rest[k - 1 - i]
+    return total
+
+
+@njit(cache=True)
+def worst_fight_card(obs, exclude, max_value):
+    """The fight card a player most wants gone (aging first, then lowest value), value cap."""
+    best = -1
+    best_key = 1e9
+    for c in range(N_CARDS):
+        if c == exclude or not in_fight(obs, c) or obs[O.FLAGS + c] & O.F_FACE_DOWN:
+            continue
+        key = card_value(obs, c) + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
+        if key <= max_value and key < best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True)
+def pick_target(obs, legal, n_legal):
+    """Target of the pending ability (R5.3-R5.9)."""
+    ability = obs[O.O_PENDING_ABILITY]
+    best = legal[0]
+    best_key = -1e18
+    for i in range(n_legal):
+        a = legal[i]
+        if a < A_TARGET or a >= A_TARGET + N_CARDS:
+            continue
+        c = a - A_TARGET
+        v = card_value(obs, c)
+        if ability == C.AB_DOUBLE:
+            key = float(v)
+        elif ability == C.AB_COPY:   # choosing which card's ability to copy (R5.5)
+            key = ABILITY_WORTH[ABILITY[c]]
+        else:  # destroy, exchange, below_pile, or the copied ability's target: the worst card
+            key = -(v + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0))
+        if key > best_key:
+            best, best_key = a, key
+    if has(legal, n_legal, A_DONE) and best >= A_TARGET:
+        # optional second exchange: only for a card worth <= 0
+        c = best - A_TARGET
+        if card_value(obs, c) > 0:
+            return A_DONE
+    return best
+
+
+@njit(cache=True)
+def ability_helps(obs, card, missing):
+    """Whether using this card's ability now is worth it (fight phase)."""
+    ab = ABILITY[card]
+    if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:
+        return obs[O.O_LIFE] < obs[O.O_MAX_LIFE]
+    if missing <= 0:
+        return False
+    if ab == C.AB_STEP_MINUS1:
+        return obs[O.O_OPPONENT_IS_PIRATE] == 0 and obs[O.O_STEP] - obs[O.O_STEP_MINUS] > 0
+    if ab == C.AB_DOUBLE:
+        return best_double_value(obs, card) > 0
+    if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
+        return worst_fight_card(obs, card, 0.0) >= 0
+    return True   # draw, sort3, copy
+
+
+@njit(cache=True)
+def best_double_value(obs, exclude):
+    best = 0
+    for c in range(N_CARDS):
+        if c != exclude and in_fight(obs, c) and not obs[O.FLAGS + c] & (O.F_FACE_DOWN | O.F_DOUBLED):
+            if FIGHT_VALUE[c] > best:
+                best = FIGHT_VALUE[c]
+    return best
+
+
+@njit(cache=True)
+def hazard_choice(obs, legal, n_legal, value_weight, skip_above):
+    """R3: the hazard with the best knowledge-minus-value trade-off; skip a lone hard one."""
+    best = legal[0]
+    best_key = -1e18
+    step = obs[O.O_STEP]
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_FIGHT and a < A_FIGHT + N_CARDS:
+            c = a - A_FIGHT
+            key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - value_weight * HAZARD_VALUE[c, step]
+            if key > best_key:
+                best, best_key = a, key
+    if has(legal, n_legal, A_SKIP) and HAZARD_VALUE[best - A_FIGHT, step] > skip_above:
+        return A_SKIP
+    return best
+
+
+@njit(cache=True)
+def can_still_win(obs, missing, cards):
+    """The best ``cards`` cards left in the Robinson stack (contents are open, R1.4) could
+    cover ``missing`` points."""
+    if cards <= 0:
+        return False
+    best = np.zeros(4, dtype=np.int64)
+    for c in range(N_CARDS):
+        if obs[O.ZONE + c] == O.Z_ROBINSON_STACK and FIGHT_VALUE[c] > 0:
+            v = FIGHT_VALUE[c]
+            for i in range(4):
+                if v > best[i]:
+                    v, best[i] = best[i], v
+    reach = 0
+    for i in range(min(cards, 4)):
+        reach += best[i]
+    return reach >= missing
+
+
+@njit(cache=True)
+def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
+    """R4: abilities first, then free cards, then paid cards while it pays off, else end."""
+    total = fight_total(obs)
+    value = effective_value(obs)
+    missing = value - total
+    pirate = obs[O.O_OPPONENT_IS_PIRATE] != 0
+    # abilities, best first: life whenever it is free, then the rest while behind
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_USE and a < A_USE + N_CARDS and ability_helps(obs, a - A_USE, missing):
+            return a
+    if missing <= 0 and has(legal, n_legal, A_END):
+        return A_END
+    if has(legal, n_legal, A_DRAW):
+        return A_DRAW
+    if has(legal, n_legal, A_PAY):
+        cost = obs[O.O_PAID_COST]
+        affordable = (obs[O.O_LIFE] - reserve) // cost
+        if pirate or (missing <= lose_if_missing_over and obs[O.O_LIFE] - cost >= reserve
+                      and can_still_win(obs, missing, affordable)):
+            return A_PAY
+    if has(legal, n_legal, A_END):
+        return A_END
+    return legal[0]
+
+
+@njit(cache=True)
+def destroy_choice(obs, legal, n_legal, max_value):
+    """R4.8: aging first, then the lowest cards worth <= max_value."""
+    best = A_DONE
+    best_key = 1e18
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_DESTROY and a < A_DESTROY + N_CARDS:
+            c = a - A_DESTROY
+            if IS_AGING[c]:
+                key = -100.0 + FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]
+            else:
+                key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]
+                if key > max_value:
+                    continue
+            if key < best_key:
+                best, best_key = a, key
+    return best
+
+
+@njit(cache=True)
+def sort_decision(obs, legal, n_legal):
+    """R5.6: take 3, discard the worst if negative, best on top."""
+    phase = obs[O.O_PHASE]
+    if phase == O.PH_SORT_TAKE:
+        return A_MORE
+    if phase == O.PH_SORT_DISCARD:
+        worst, worst_key = A_DONE, 0.0
+        for i in range(n_legal):
+            a = legal[i]
+            if a >= A_DISCARD and a < A_DISCARD + N_CARDS:
+                c = a - A_DISCARD
+                key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
+                if key < worst_key:
+                    worst, worst_key = a, key
+        return worst
+    best, best_key = legal[0], -1e18
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_PUT and a < A_PUT + N_CARDS:
+            c = a - A_PUT
+            key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]
+            if key > best_key:
+                best, best_key = a, key
+    return best
+
+
+@njit(cache=True)
+def pirate_choice(obs, legal, n_legal):
+    """R9.1: the pirate with the lower value first."""
+    best, best_value = legal[0], 1 << 30
+    for i in range(n_legal):
+        p = legal[i] - A_PIRATE
+        v = C.PIRATE_VALUE[p] if PIRATE_ABILITY[p] == C.PA_NONE else 30
+        if v < best_value:
+            best, best_value = legal[i], v
+    return best
+
+
+@njit(cache=True)
+def default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
+                   value_weight, skip_above):
+    """Every decision with the defaults of the module docstring."""
+    phase = obs[O.O_PHASE]
+    if phase == O.PH_FIGHT:
+        return fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over)
+    if phase == O.PH_HAZARD:
+        return hazard_choice(obs, legal, n_legal, value_weight, skip_above)
+    if phase == O.PH_TARGET:
+        return pick_target(obs, legal, n_legal)
+    if phase == O.PH_MORE:
+        return A_MORE
+    if phase == O.PH_DESTROY:
+        return destroy_choice(obs, legal, n_legal, destroy_max_value)
+    if phase == O.PH_PIRATE:
+        return pirate_choice(obs, legal, n_legal)
+    if phase == O.PH_SORT_TAKE or phase == O.PH_SORT_DISCARD or phase == O.PH_SORT_ORDER:
+        return sort_decision(obs, legal, n_legal)
+    return legal[0]

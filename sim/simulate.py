@@ -1,0 +1,118 @@
+"""Batch simulation behind ``friday simulate``: chunks, progress, interruption, Parquet."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .results import COLUMNS, reference_batch, summarize, to_frame, wilson
+from .rules import CAUSE_NAMES, STEP_NAMES
+
+REFERENCE_CHUNK = 500
+FAST_CHUNK = 200_000
+
+
+def _chunks(level, games, seed, policy, options, engine, threads):
+    if engine == "fast":
+        from .fast import iter_batches
+        yield from iter_batches(level, seed, games, policy, options, threads, chunk=FAST_CHUNK)
+    else:
+        for first in range(0, games, REFERENCE_CHUNK):
+            yield reference_batch(level, seed, first, min(REFERENCE_CHUNK, games - first),
+                                  policy, options)
+
+
+def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
+                   echo=print):
+    """Play ``games`` games per level; print the summary; write rows to ``out`` (Parquet).
+    Ctrl-C stops after the current chunk: everything finished so far is kept and reported."""
+    if summary_only:
+        return _run_summary(levels, games, seed, policy, options, threads, echo)
+    parts, done, interrupted = [], 0, False
+    start = time.perf_counter()
+    total = games * len(levels)
+    try:
+        for level in levels:
+            for chunk in _chunks(level, games, seed, policy, options, engine, threads):
+                parts.append(chunk)
+                done += len(chunk["game"])
+                if sys.stderr.isatty():
+                    print(f"\r{done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        interrupted = True
+    elapsed = time.perf_counter() - start
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    if not parts:
+        echo("interrupted before any game finished: nothing to report")
+        return None
+    columns = {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}
+    df = to_frame(columns)
+    table = summarize(df)
+    echo(f"friday-lab: policy {policy.name}, {engine} engine, seed {seed}, "
+         f"options {options.as_dict()}")
+    echo(f"{len(df):,} games in {elapsed:.1f} s ({len(df) / max(elapsed, 1e-9):,.0f} games/s)"
+         + ("  [INTERRUPTED: partial results]" if interrupted else ""))
+    echo(format_summary(table))
+    if out is not None:
+        write_parquet(df, out, {"policy": policy.name, "params": dict(zip(policy.param_names,
+                                                                          policy.params.tolist())),
+                                "engine": engine, "seed": seed, "options": options.as_dict(),
+                                "interrupted": interrupted})
+        echo(f"wrote {len(df):,} rows to {out}")
+    return df
+
+
+def format_summary(table: pd.DataFrame) -> str:
+    show = pd.DataFrame({
+        "level": table["level"], "games": table["games"].map("{:,}".format),
+        "win rate": [f"{w:6.2%} [{lo:.2%}, {hi:.2%}]" for w, lo, hi in
+                     zip(table["win_rate"], table["ci95_low"], table["ci95_high"])],
+        "mean score": table["mean_score"].map("{:.2f}".format),
+        "median score": table["median_score"].map("{:.1f}".format),
+        "reached pirates": table["reached_pirates"].map("{:.1%}".format),
+        "lost: no life": table["lost_no_life"].map("{:.1%}".format),
+        "old age": table["lost_old_age"].map("{:.1%}".format),
+    })
+    return show.to_string(index=False)
+
+
+def write_parquet(df: pd.DataFrame, out: Path, meta: dict):
+    """Write atomically (temporary file, then rename): an interrupted write loses nothing."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           b"friday_lab": json.dumps(meta).encode()})
+    tmp = Path(str(out) + ".partial")
+    pq.write_table(table, tmp)
+    os.replace(tmp, out)
+
+
+def _run_summary(levels, games, seed, policy, options, threads, echo):
+    from .fast import run_summary
+    rows = []
+    start = time.perf_counter()
+    for level in levels:
+        s = run_summary(level, seed, games, policy, options, threads)
+        n, wins = int(s["games"]), int(s["wins"])
+        lo, hi = wilson(wins, n)
+        rows.append({"level": level, "games": n, "win_rate": wins / n, "ci95_low": lo,
+                     "ci95_high": hi, "mean_score": s["score_sum"] / n,
+                     "median_score": _hist_median(s), "reached_pirates": s["reached_pirates"] / n,
+                     "lost_no_life": s["causes"][1] / n, "lost_old_age": s["causes"][2] / n})
+    elapsed = time.perf_counter() - start
+    echo(f"friday-lab (summary mode): policy {policy.name}, seed {seed}, options {options.as_dict()}")
+    echo(f"{games * len(levels):,} games in {elapsed:.1f} s")
+    echo(format_summary(pd.DataFrame(rows)))
+
+
+def _hist_median(s) -> float:
+    hist, low = np.asarray(s["score_hist"]), int(s["score_min"])
+    cum = np.cumsum(hist)
+    return float(low + int(np.searchsorted(cum, cum[-1] / 2)))

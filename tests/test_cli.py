@@ -1,0 +1,106 @@
+"""The friday command: clear errors without tracebacks, outputs that load back."""
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--games", "-5", "--engine", "reference"], "--games must be positive"),
+    (["simulate", "--games", "0", "--engine", "reference"], "--games must be positive"),
+    (["simulate", "--level", "7", "--engine", "reference"], "unknown level"),
+    (["simulate", "--policy", "nope", "--engine", "reference", "--games", "1"], "unknown policy 'nope'"),
+    (["simulate", "--engine", "warp", "--games", "1"], "unknown engine 'warp'"),
+    (["simulate", "--threads", "0", "--games", "1"], "--threads must be positive"),
+    (["simulate", "--seed", "-1", "--games", "1"], "seed -1 out of range"),
+    (["simulate", "--seed", str(2**63), "--games", "1"], "out of range"),
+    (["simulate", "--option", "old_age=maybe", "--engine", "reference", "--games", "1"], "old_age"),
+    (["simulate", "--option", "colour=red", "--engine", "reference", "--games", "1"], "unknown rule option"),
+    (["simulate", "--param", "nosuch=1", "--engine", "reference", "--games", "1"], "no parameter 'nosuch'"),
+    (["simulate", "--param", "reserve_red=abc", "--engine", "reference", "--games", "1"], "must be a number"),
+    (["replay", "--level", "5", "--seed", "1"], "unknown level 5"),
+    (["replay", "--level", "1", "--seed", "1", "--format", "xml"], "unknown format"),
+    (["replay", "--level", "1", "--seed", "1", "--deal", "/nonexistent.json"], "not found"),
+    (["replay", "--level", "1", "--seed", "1", "--policy", "nofile.py:f"], "not found"),
+])
+def test_bad_input_is_one_clear_error(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_text_and_jsonl_agree_on_the_game():
+    text = run("replay", "--level", 2, "--seed", 5, "--policy", "random", "--format", "text")
+    assert text.exit_code == 0, text.output
+    assert "=== GREEN step" in text.output and "Score" in text.output
+    lines = run("replay", "--level", 2, "--seed", 5, "--policy", "random", "--format", "jsonl")
+    events = [json.loads(line) for line in lines.output.splitlines()]
+    assert events[0]["e"] == "header" and events[0]["level"] == 2
+    assert len(events[0]["cards"]) == 69
+    assert events[-1]["e"] == "game_end"
+    assert f"Score {events[-1]['score']}." in text.output
+
+
+def test_replay_with_illegal_scripted_action(tmp_path):
+    actions = tmp_path / "moves.txt"
+    actions.write_text("# first turn\nend\n")
+    result = run("replay", "--level", 1, "--seed", 1, "--actions", actions)
+    assert result.exit_code == 2
+    assert "chose 'end'" in result.output and "legal: fight:" in result.output
+
+
+def test_replay_scripted_runs_out(tmp_path):
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps({"hazard_stack": list(range(29, 59))}))
+    actions = tmp_path / "moves.txt"
+    actions.write_text("fight:29\ndraw\n")
+    result = run("replay", "--level", 1, "--seed", 1, "--deal", deal, "--actions", actions)
+    assert result.exit_code == 2
+    assert "ran out after 2 actions" in result.output
+
+
+def test_simulate_reference_writes_parquet_and_refuses_to_overwrite(tmp_path):
+    out = tmp_path / "games.parquet"
+    result = run("simulate", "--engine", "reference", "--games", 20, "--level", "1,4",
+                 "--policy", "random", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "win rate" in result.output
+    df = pd.read_parquet(out)
+    assert len(df) == 40 and set(df["level"]) == {1, 4}
+    assert {"level", "game", "won", "cause", "score", "life", "pirate_1", "pirate_2"} <= set(df.columns)
+    again = run("simulate", "--engine", "reference", "--games", 20, "--policy", "random", "--out", out)
+    assert again.exit_code == 2 and "exists" in again.output and "--force" in again.output
+    assert len(pd.read_parquet(out)) == 40      # nothing lost
+    forced = run("simulate", "--engine", "reference", "--games", 5, "--level", 1, "--policy",
+                 "random", "--out", out, "--force")
+    assert forced.exit_code == 0 and len(pd.read_parquet(out)) == 5
+
+
+def test_policies_lists_every_builtin_with_parameters():
+    result = run("policies")
+    assert result.exit_code == 0
+    for name in ("random", "always-fight", "cull-green", "expert"):
+        assert name in result.output
+    assert "--param reserve_green=" in result.output
+
+
+def test_user_policy_file(tmp_path):
+    file = tmp_path / "mine.py"
+    file.write_text(
+        "from numba import njit\n"
+        "@njit\n"
+        "def first_legal(obs, legal, n_legal, params, rng):\n"
+        "    return legal[0]\n")
+    result = run("replay", "--level", 1, "--seed", 3, "--policy", f"{file}:first_legal")
+    assert result.exit_code == 0, result.output
+    assert "mine.py:first_legal" in result.output
