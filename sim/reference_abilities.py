@@ -163,10 +163,14 @@ def _below_pile(game, ability, actor, source, via_copy):
     a left card may be replaced by a free card drawn to the left."""
     target = _choose_target(game, targets_for(game, ability, actor))
     _event(game, ability, source, via_copy, target)
+    # R5.9/R7: the stack must hold a card first.  Reshuffle *before* the target leaves the
+    # fight: it is not in the discard either way, so the shuffle and the trace are the same,
+    # but a loss by old age (R7.2) here now leaves the target in the fight, still Robinson's
+    # card for the score (R10.3), instead of in no zone at all.
+    if not game.robinson_stack:
+        game.reshuffle()
     row, index = _leave_fight(game, target)
     was_left = row is game.fight.left
-    if not game.robinson_stack:          # the stack must hold a card first (R5.9, R7)
-        game.reshuffle()
     game.robinson_stack.insert(0, target)
     if was_left and _more(game):
         game.draw_into_fight("left", "replace", index=index)
