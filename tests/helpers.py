@@ -137,7 +137,8 @@ class StackedGame(Game):
                 setattr(self, attr, [c for c in getattr(self, attr) if c not in explicit])
         placed = set()
         for zone in (self.robinson_stack, self.robinson_discard, self.aging_stack,
-                     self.hazard_stack, self.hazard_discard, self.pirates, self.out_of_game):
+                     self.hazard_stack, self.hazard_discard, self.pirates, self.out_of_game,
+                     C.PIRATE_IDS):
             placed.update(zone)
         self.removed = [c for c in range(C.N_CARDS) if c not in placed]
 
@@ -201,7 +202,9 @@ def zones(g) -> dict[str, list[int]]:
     if g.fight is not None:
         z["fight_left"] = g.fight.left
         z["fight_right"] = g.fight.right
-        z["opponent"] = [g.fight.opponent]
+        over = bool(g.trace) and g.trace[-1]["e"] == "game_end"
+        if not over:      # after a lost game Game.play puts the hazard on the discard (R4.10)
+            z["opponent"] = [g.fight.opponent]
     return z
 
 
