@@ -1,0 +1,16 @@
+"""The fast engine: the reference engine's rules (sim.reference) in Numba, bit for bit.
+
+Same RNG draws in the same order, same legal action lists, same observation at every decision,
+same trace events; whole games and whole batches run inside Numba, with the policy called as a
+first-class function (``policy_function``).  Python API:
+
+* ``play_fast(level, seed, game, policy, options=None, deal=None, actions=None)`` -> dict
+* ``run_batch(level, seed, first_game, n_games, policy, options=None, threads=None)`` -> columns
+* ``iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=..., first_game=0)``
+* ``run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=..., first_game=0)``
+"""
+from .api import (COLUMNS, iter_batches, play_fast, policy_function, run_batch, run_summary,
+                  warm_up)
+
+__all__ = ["COLUMNS", "iter_batches", "play_fast", "policy_function", "run_batch", "run_summary",
+           "warm_up"]

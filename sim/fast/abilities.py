@@ -1,0 +1,296 @@
+"""Abilities of start and knowledge cards (R4.5, R5), mirroring sim.reference_abilities.
+
+``actor`` is the card that uses the ability (the copy card for a copy, R5.5), ``source`` the
+card whose ability it is, ``via`` the copy card or -1.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from sim import cards as C
+from sim import observation as O
+from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
+from .core import (ask, ask_more, can_draw, draw_into_fight, ev4, ev_ability, fight_remove,
+                   push, remove_at, reshuffle, take_top)
+from .layout import (CNT, P_FIGHT, P_RSTACK, P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER,
+                     S_PEND_AB, S_PEND_CARD, S_STEP_MINUS, S_KT, S_EPOS, T_ABILITY, EV_LIFE,
+                     LR_ABILITY, R_ABILITY, R_EXCHANGE, R_REPLACE)
+
+_ZONE = O.ZONE
+_FLAGS = O.FLAGS
+
+
+@njit(cache=True)
+def copyable(ab):
+    return C.AB_LIFE1 <= ab <= C.AB_BELOW_PILE and ab != C.AB_COPY
+
+
+@njit(cache=True)
+def face_up(obs, c):
+    return (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0
+
+
+@njit(cache=True)
+def fill_targets(S, P, obs, L, ab, actor, start):
+    """Write TARGET+c for the cards a (non-copy) ability may target into L[start:]; count.
+    Without a target (life, draw, step, sort3) returns -1."""
+    if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
+        need_undoubled = False
+    elif ab == C.AB_DOUBLE:
+        need_undoubled = True
+    else:
+        return -1
+    n = 0
+    for i in range(S[CNT + P_FIGHT]):
+        c = P[P_FIGHT, i]
+        if c == actor or not face_up(obs, c):
+            continue
+        if need_undoubled and (obs[_FLAGS + c] & O.F_DOUBLED) != 0:
+            continue
+        L[start + n] = A_TARGET + c
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def has_target(S, P, obs, ab, actor):
+    """Like fill_targets but only says whether there is one (-1: no target needed)."""
+    if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
+        need_undoubled = False
+    elif ab == C.AB_DOUBLE:
+        need_undoubled = True
+    else:
+        return -1
+    for i in range(S[CNT + P_FIGHT]):
+        c = P[P_FIGHT, i]
+        if c == actor or not face_up(obs, c):
+            continue
+        if need_undoubled and (obs[_FLAGS + c] & O.F_DOUBLED) != 0:
+            continue
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def available_basic(S, P, obs, ab, actor):
+    """A non-copy ability can be carried out now by ``actor``."""
+    if (ab == C.AB_DRAW1 or ab == C.AB_DRAW2 or ab == C.AB_BELOW_PILE) and not can_draw(S):
+        return False                                                    # R7.3, R5.9
+    return has_target(S, P, obs, ab, actor) != 0
+
+
+@njit(cache=True)
+def fill_copy_targets(S, P, obs, T, L, actor, start, only_check):
+    n = 0
+    for i in range(S[CNT + P_FIGHT]):
+        c = P[P_FIGHT, i]
+        if c == actor or not face_up(obs, c):
+            continue
+        ab = T[T_ABILITY, c]
+        if copyable(ab) and available_basic(S, P, obs, ab, actor):
+            if only_check:
+                return 1
+            L[start + n] = A_TARGET + c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def ability_usable(S, P, obs, T, L, card):
+    """R4.5: a face-up card's own (non-aging) ability, unused this fight, that can act."""
+    ab = T[T_ABILITY, card]
+    if ab == C.AB_NONE or ab >= C.FIRST_AGING_ABILITY:
+        return False
+    if obs[_FLAGS + card] != 0 and (obs[_FLAGS + card] & (O.F_USED | O.F_FACE_DOWN)) != 0:
+        return False
+    if ab == C.AB_COPY:
+        return fill_copy_targets(S, P, obs, T, L, card, 0, True) > 0
+    return available_basic(S, P, obs, ab, card)
+
+
+@njit(cache=True)
+def choose_target(g, f, ab, actor, optional):
+    """Ask for the target (TARGET+c); -2 for done (optional), -1 if the game ended."""
+    S, P, obs, L = g[0], g[1], g[2], g[3]
+    start = 0
+    if optional:
+        L[0] = A_DONE
+        start = 1
+    n = fill_targets(S, P, obs, L, ab, actor, start)
+    a = ask(g, f, O.PH_TARGET, start + n)
+    if a < 0:
+        return -1
+    if a == A_DONE:
+        return -2
+    return a - A_TARGET
+
+
+@njit(cache=True)
+def use_ability(g, f, card):
+    """``use:<card>``: carry out the card's ability (a copy first picks what to copy)."""
+    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    obs[_FLAGS + card] |= O.F_USED
+    ab = T[T_ABILITY, card]
+    if ab == C.AB_COPY:
+        S[S_PEND_CARD] = card
+        S[S_PEND_AB] = ab
+        n = fill_copy_targets(S, P, obs, T, L, card, 0, False)
+        a = ask(g, f, O.PH_TARGET, n)
+        if a < 0:
+            return
+        source = a - A_TARGET
+        perform(g, f, T[T_ABILITY, source], card, source, card)
+    else:
+        perform(g, f, ab, card, card, -1)
+    S[S_PEND_CARD] = -1
+    S[S_PEND_AB] = -1
+
+
+@njit(cache=True)
+def perform(g, f, ab, actor, source, via):
+    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    S[S_PEND_CARD] = actor
+    S[S_PEND_AB] = ab
+    if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:                             # R5.1
+        room = S[S_MAXLIFE] - S[S_LIFE]
+        want = 1 if ab == C.AB_LIFE1 else 2
+        gained = want if want < room else room
+        S[S_LIFE] += gained
+        ev_ability(S, E, source, ab, -1, via, gained)
+        if gained > 0:
+            ev4(S, E, EV_LIFE, gained, S[S_LIFE], LR_ABILITY, 0)
+    elif ab == C.AB_DRAW1 or ab == C.AB_DRAW2:                           # R5.2
+        ev_ability(S, E, source, ab, -1, via, -1)
+        if draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0) < 0:
+            return
+        if ab == C.AB_DRAW2 and can_draw(S):
+            m = ask_more(g, f)
+            if m == 1:
+                draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0)
+    elif ab == C.AB_DESTROY or ab == C.AB_DOUBLE:                        # R5.3, R5.4
+        t = choose_target(g, f, ab, actor, False)
+        if t < 0:
+            return
+        ev_ability(S, E, source, ab, t, via, -1)
+        obs[_FLAGS + t] |= O.F_FACE_DOWN if ab == C.AB_DESTROY else O.F_DOUBLED
+    elif ab == C.AB_STEP_MINUS1:                                         # R5.7
+        ev_ability(S, E, source, ab, -1, via, -1)
+        S[S_STEP_MINUS] += 1
+    elif ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2:                   # R5.8
+        times = 1 if ab == C.AB_EXCHANGE1 else 2
+        for k in range(times):
+            t = choose_target(g, f, ab, actor, k > 0)
+            if t < 0:
+                return
+            ev_ability(S, E, source, ab, t, via, -1)
+            left = obs[_ZONE + t] == O.Z_FIGHT_LEFT
+            fight_remove(S, P, t)
+            obs[_FLAGS + t] &= ~O.F_DOUBLED
+            obs[_ZONE + t] = O.Z_ROBINSON_DISCARD
+            S[CNT + P_RDISC] += 1
+            if draw_into_fight(S, P, obs, E, R, T, left, R_EXCHANGE, 0) < 0:
+                return
+    elif ab == C.AB_BELOW_PILE:                                          # R5.9
+        t = choose_target(g, f, ab, actor, False)
+        if t < 0:
+            return
+        ev_ability(S, E, source, ab, t, via, -1)
+        left = obs[_ZONE + t] == O.Z_FIGHT_LEFT
+        fight_remove(S, P, t)
+        obs[_FLAGS + t] &= ~O.F_DOUBLED
+        obs[_ZONE + t] = O.Z_OUT
+        if S[CNT + P_RSTACK] == 0:
+            reshuffle(S, P, obs, E, R)
+            if S[S_OVER] != 0:
+                return
+        n = S[CNT + P_RSTACK]
+        for i in range(n, 0, -1):
+            P[P_RSTACK, i] = P[P_RSTACK, i - 1]
+        P[P_RSTACK, 0] = t
+        S[CNT + P_RSTACK] = n + 1
+        obs[_ZONE + t] = O.Z_ROBINSON_STACK
+        if left:
+            m = ask_more(g, f)
+            if m == 1:
+                draw_into_fight(S, P, obs, E, R, T, True, R_REPLACE, 0)
+    elif ab == C.AB_SORT3:                                               # R5.6
+        sort3(g, f, source, via)
+
+
+@njit(cache=True)
+def sort3(g, f, source, via):
+    """R5.6, as the reference: take up to 3, discard at most 1, put back in chosen order.
+    The event is written first and its detail filled in as choices are made."""
+    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    p = ev_ability(S, E, source, C.AB_SORT3, -1, via, -1)
+    while S[CNT + P_SORT] < 3 and can_draw(S):
+        L[0] = A_DONE
+        L[1] = A_MORE
+        a = ask(g, f, O.PH_SORT_TAKE, 2)
+        if a < 0:
+            return
+        if a != A_MORE:
+            break
+        c = take_top(S, P, obs, E, R)
+        if c < 0:
+            return
+        push(S, P, obs, P_SORT, c, O.Z_SORT)
+        if p >= 0:
+            E[p + 7 + E[p + 6]] = c
+            E[p + 6] += 1
+    nh = S[CNT + P_SORT]
+    if nh > 0:
+        L[0] = A_DONE
+        _sorted_hand(S, P, L, A_DISCARD)
+        a = ask(g, f, O.PH_SORT_DISCARD, 1 + nh)
+        if a < 0:
+            return
+        if a != A_DONE:
+            d = a - A_DISCARD
+            for i in range(nh):
+                if P[P_SORT, i] == d:
+                    remove_at(S, P, P_SORT, i)
+                    break
+            obs[_ZONE + d] = O.Z_ROBINSON_DISCARD
+            S[CNT + P_RDISC] += 1
+            if p >= 0:
+                E[p + 10] = d
+    norder = 0
+    while S[CNT + P_SORT] > 0:
+        if S[CNT + P_SORT] == 1:
+            card = P[P_SORT, 0]
+        else:
+            _sorted_hand(S, P, L, A_PUT)
+            for i in range(S[CNT + P_SORT]):
+                L[i] = L[i + 1]
+            a = ask(g, f, O.PH_SORT_ORDER, S[CNT + P_SORT])
+            if a < 0:
+                return
+            card = a - A_PUT
+        for i in range(S[CNT + P_SORT]):
+            if P[P_SORT, i] == card:
+                remove_at(S, P, P_SORT, i)
+                break
+        obs[_ZONE + card] = O.Z_OUT      # as the reference: in no pile until all are placed
+        SCR[norder] = card
+        norder += 1
+    for k in range(norder - 1, -1, -1):
+        push(S, P, obs, P_RSTACK, SCR[k], O.Z_ROBINSON_STACK)
+    S[S_KT] += norder
+    if p >= 0:
+        E[p + 11] = norder
+        for k in range(norder):
+            E[p + 12 + k] = SCR[k]
+
+
+@njit(cache=True)
+def _sorted_hand(S, P, L, base):
+    """L[1:1+n] = base + hand cards in ascending id order (n <= 3)."""
+    n = S[CNT + P_SORT]
+    for i in range(n):
+        c = P[P_SORT, i]
+        j = i
+        while j > 0 and L[j] > base + c:
+            L[j + 1] = L[j]
+            j -= 1
+        L[j + 1] = base + c

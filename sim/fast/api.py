@@ -1,0 +1,237 @@
+"""Python wrappers of the fast engine (see sim.fast)."""
+from __future__ import annotations
+
+import numpy as np
+import numba
+from numba import njit
+
+from sim import observation as O
+from sim.actions import action_name
+from sim.cards import N_CARDS
+from sim.rng import engine_stream_start, policy_stream_start
+from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
+from .decode import decode_events
+from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_ERR_ACTION,
+                     K_ERR_PHASE, K_GAME, L_SIZE, MAX_DEBUG_DECISIONS, N_COLS, N_ROW, POLICY_SIG,
+                     SCR_SIZE, S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE,
+                     S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE,
+                     card_table)
+from . import runner
+from .game import alloc_state, reset
+
+_T = card_table()
+_compiled: dict = {}
+
+
+def policy_function(policy):
+    """The policy's decide compiled with exactly layout.POLICY_SIG (cached on disk when the
+    policy's source allows it), so that the one cached engine accepts it."""
+    decide = getattr(policy, "decide", policy)
+    py = getattr(decide, "py_func", decide)
+    key = id(py)
+    fn = _compiled.get(key)
+    if fn is None:
+        fn = njit(POLICY_SIG, cache=True)(py)
+        _compiled[key] = (fn, py)     # keep py alive so id() stays unique
+        return fn
+    return fn[0]
+
+
+def _opts(options) -> np.ndarray:
+    return (options or Options()).as_array().astype(np.int64)
+
+
+def _set_threads(threads):
+    if threads is not None:
+        n = int(threads)
+        if n < 1 or n > numba.config.NUMBA_NUM_THREADS:
+            raise RuleError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, not {threads}")
+        numba.set_num_threads(n)
+
+
+def _deal_array(level, seed, game, options, deal) -> np.ndarray:
+    """The deal as rows (count or -1, ids top first), checked exactly as sim.deal does."""
+    from sim.deal import apply_deal, load_deal
+    from sim.reference import Game
+    deal = load_deal(deal)
+
+    class _NoPolicy:
+        name = "none"
+    g = Game(level, seed, game, _NoPolicy(), options)
+    g.set_up()                               # the seed's set-up, then the deal on top: checks it
+    apply_deal(g, deal)
+    D = np.full((4, 40), -1, dtype=np.int64)
+    for k, key in enumerate(("robinson_stack", "aging_stack", "hazard_stack", "pirates")):
+        if key in deal:
+            D[k, 0] = len(deal[key])
+            D[k, 1:1 + len(deal[key])] = deal[key]
+    return D
+
+
+def _error_message(policy_name, action, phase, game, level, seed):
+    try:
+        name = repr(action_name(int(action)))
+    except RuleError:
+        name = f"action id {int(action)} (outside the action space)"
+    return (f"policy {policy_name!r} chose {name} at a {O.PHASE_NAMES[int(phase)]} decision "
+            f"(game {game}, level {level}, seed {seed}): not a legal action")
+
+
+def _scripted_decide(obs, legal, n_legal, params, rng):
+    """Plays params[1:] as action ids in order; rng[0] counts the actions used."""
+    i = int(rng[0])
+    if i + 1 >= params.shape[0]:
+        return -1
+    rng[0] = rng[0] + np.uint64(1)
+    return np.int64(params[i + 1])
+
+
+def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
+              record=False) -> dict:
+    """One game with the fast engine: trace (as the reference's Game.trace), won, cause,
+    score, life, turn, stats.  ``actions``: a list of action ids (or names) played instead of
+    the policy.  ``record``: also return the observation and legal actions of every decision."""
+    level = check_level(level)
+    options = options or Options()
+    name = getattr(policy, "name", "policy")
+    if actions is not None:
+        from sim.actions import action_id
+        ids = [a if isinstance(a, (int, np.integer)) else action_id(a) for a in actions]
+        prm = np.array([0.0] + [float(a) for a in ids], dtype=np.float64)
+        fn = policy_function(_scripted_decide)
+        name = "scripted"
+    else:
+        prm = np.ascontiguousarray(policy.params, dtype=np.float64)
+        fn = policy_function(policy)
+    S, P, obs = alloc_state()
+    reset(S, P, obs, level, _opts(options), 1, 1 if record else 0)
+    L = np.zeros(L_SIZE, np.int64)
+    E = np.zeros(TRACE_SIZE, np.int64)
+    SCR = np.zeros(SCR_SIZE, np.int64)
+    R = np.array([engine_stream_start(seed, game)], dtype=np.uint64)
+    PR = np.array([0 if actions is not None else policy_stream_start(seed, game)], dtype=np.uint64)
+    if record:
+        DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE), np.int64)
+        DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1), np.int64)
+    else:
+        DOBS = np.zeros((1, 1), np.int64)
+        DLEG = np.zeros((1, 1), np.int64)
+    D = _deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
+    runner.entry("single")(fn, S, P, obs, L, E, SCR, _T, R, PR, prm, DOBS, DLEG, D)
+    err = int(S[S_ERR])
+    if err == ERR_ILLEGAL:
+        if actions is not None and int(S[S_ERR_ACTION]) == -1:
+            raise RuleError(f"scripted: the action list ran out after {len(prm) - 1} actions at "
+                            f"a {O.PHASE_NAMES[int(S[S_ERR_PHASE])]} decision")
+        raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed))
+    if err == ERR_TRACE_FULL:
+        raise RuntimeError("fast engine: trace buffer full")
+    if err == ERR_DEBUG_FULL:
+        raise RuntimeError("fast engine: decision record buffer full")
+    out = {
+        "trace": decode_events(E, int(S[S_EPOS])),
+        "won": bool(S[S_WON]), "cause": int(S[S_CAUSE]), "score": int(S[S_SCORE]),
+        "life": int(S[S_LIFE]), "turn": int(S[S_TURN]), "step": int(S[S_STEP]),
+        "stats": {"fights_won": [int(x) for x in S[S_FW:S_FW + 4]],
+                  "fights_lost": [int(x) for x in S[S_FL:S_FL + 4]],
+                  "destroyed": int(S[S_DESTROYED])},
+    }
+    if record:
+        k = int(S[S_NDEC])
+        out["observations"] = DOBS[:k].copy()
+        out["legal"] = [DLEG[i, 1:1 + DLEG[i, 0]].tolist() for i in range(k)]
+    return out
+
+
+def _n_blocks(n_games: int) -> int:
+    threads = numba.get_num_threads()
+    return max(1, min(n_games, threads * 16, max(1, n_games // 64)))
+
+
+def run_batch(level, seed, first_game, n_games, policy, options=None, threads=None) -> dict:
+    """Games first_game .. first_game+n_games-1 in parallel: one row of results per game."""
+    level = check_level(level)
+    _set_threads(threads)
+    out = np.zeros((int(n_games), N_ROW), np.int64)
+    if n_games > 0:
+        runner.entry("rows")(policy_function(policy), _T,
+                             np.ascontiguousarray(policy.params, dtype=np.float64), level,
+                             int(seed), int(first_game), int(n_games), _opts(options), out,
+                             _n_blocks(int(n_games)))
+    bad = np.flatnonzero(out[:, K_ERR])
+    if len(bad):
+        r = out[bad[0]]
+        if r[K_ERR] == ERR_ILLEGAL:
+            raise RuleError(_error_message(policy.name, r[K_ERR_ACTION], r[K_ERR_PHASE],
+                                           int(r[K_GAME]), level, seed))
+        raise RuntimeError(f"fast engine error {int(r[K_ERR])} in game {int(r[K_GAME])}")
+    return {name: out[:, k].copy() for k, name in enumerate(COLUMNS)}
+
+
+def iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=100_000,
+                 first_game=0):
+    """run_batch chunk by chunk (progress, clean stop); same rows whatever the chunk size."""
+    done = 0
+    while done < n_games:
+        k = min(int(chunk), n_games - done)
+        yield run_batch(level, seed, first_game + done, k, policy, options, threads)
+        done += k
+
+
+def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
+                first_game=0, progress=None) -> dict:
+    """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
+    level = check_level(level)
+    _set_threads(threads)
+    R = runner
+    total = np.zeros(R.AGG_SIZE, np.int64)
+    first_error = -1
+    fn = policy_function(policy)
+    prm = np.ascontiguousarray(policy.params, dtype=np.float64)
+    done = 0
+    while done < n_games:
+        k = min(int(chunk), n_games - done)
+        aggs = np.zeros((_n_blocks(k), R.AGG_SIZE), np.int64)
+        R.entry("summary")(fn, _T, prm, level, int(seed), int(first_game + done), k,
+                           _opts(options), aggs)
+        fe = aggs[:, R.G_FIRST_ERROR]
+        if first_error < 0 and (fe >= 0).any():
+            first_error = int(fe[fe >= 0].min())
+        total += aggs.sum(axis=0)
+        done += k
+        if progress is not None:
+            progress(done, n_games)
+    if total[R.G_ERRORS]:
+        g = play_fast(level, seed, first_error, policy, options)   # raises with the message
+        raise RuntimeError(f"fast engine error in game {first_error}")
+    pirates = np.arange(59, 69)
+    t = total
+    return {
+        "level": level, "seed": seed, "first_game": first_game, "games": int(t[R.G_GAMES]),
+        "wins": int(t[R.G_WINS]),
+        "causes": {CAUSE_NAMES[i]: int(t[R.G_CAUSE + i]) for i in range(4)},
+        "step_reached": {STEP_NAMES[i]: int(t[R.G_STEP + i]) for i in range(4)},
+        "sum_score": int(t[R.G_SUM_SCORE]), "sum_life": int(t[R.G_SUM_LIFE]),
+        "sum_turns": int(t[R.G_SUM_TURNS]), "sum_aging_taken": int(t[R.G_SUM_AGING]),
+        "sum_destroyed": int(t[R.G_SUM_DESTROYED]), "sum_pirates_beaten": int(t[R.G_SUM_BEATEN]),
+        "fights_won": [int(x) for x in t[R.G_FW:R.G_FW + 3]],
+        "fights_lost": [int(x) for x in t[R.G_FL:R.G_FL + 3]],
+        "pirate_ids": pirates,
+        "pirate_games": t[R.G_PIR_GAMES:R.G_PIR_GAMES + 10].copy(),
+        "pirate_wins": t[R.G_PIR_WINS:R.G_PIR_WINS + 10].copy(),
+        "pirate_beaten": t[R.G_PIR_BEATEN:R.G_PIR_BEATEN + 10].copy(),
+        "pair_games": t[R.G_PAIR_GAMES:R.G_PAIR_GAMES + 100].reshape(10, 10).copy(),
+        "pair_wins": t[R.G_PAIR_WINS:R.G_PAIR_WINS + 100].reshape(10, 10).copy(),
+        "score_bins": np.arange(R.SCORE_MIN, R.SCORE_MAX + 1),
+        "score_hist": t[R.G_HIST:R.G_HIST + R.N_BINS].copy(),
+    }
+
+
+def warm_up(policy=None):
+    """Compile (or load from the cache) every entry point."""
+    if policy is None:
+        from policies import load_policy
+        policy = load_policy("random")
+    play_fast(1, 0, 0, policy)
+    run_batch(1, 0, 0, 4, policy, threads=None)
+    run_summary(1, 0, 4, policy)

@@ -1,0 +1,325 @@
+"""Piles, shuffles, trace events, decisions, life, drawing and reshuffling (R4.2, R4.10, R7).
+
+Every function takes ``g`` = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG) (see layout)
+and, if it may ask the player, the policy ``f``.  Nothing raises: anything that can end the
+game sets ``S[S_OVER]`` and the caller returns at once.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from sim import observation as O
+from sim.actions import A_DONE, A_MORE
+from sim.cards import AB_AGING_STOP
+from sim.rng import nb_below
+from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE, PIRATES
+from sim.cards import PA_EXTRA_COSTS_2, N_CARDS
+from .layout import (CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_SORT, P_BUDGET, P_BEATEN,
+                     P_RDISC, P_HDISC, S_LIFE, S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS,
+                     S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT, S_OPP,
+                     S_IS_PIRATE, S_FVALUE, S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS,
+                     S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET, S_STEP, S_TURN,
+                     S_AGING_IN_GAME, S_OPT_CONT, S_DECISIONS, T_ABILITY, T_PABILITY,
+                     EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
+                     ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL, R_FREE)
+
+_ZONE = O.ZONE
+_FLAGS = O.FLAGS
+N_FIGHTING = 59
+
+
+# --- piles ---------------------------------------------------------------------------------
+@njit(cache=True)
+def shuffle_slice(R, a, start, n):
+    """sim.rng shuffle of a[start:start+n] (already sorted by id), bottom first."""
+    for i in range(n - 1, 0, -1):
+        j = nb_below(R, i + 1)
+        t = a[start + i]
+        a[start + i] = a[start + j]
+        a[start + j] = t
+
+
+@njit(cache=True)
+def push(S, P, obs, pile, card, zone):
+    n = S[CNT + pile]
+    P[pile, n] = card
+    S[CNT + pile] = n + 1
+    obs[_ZONE + card] = zone
+
+
+@njit(cache=True)
+def pop(S, P, pile):
+    n = S[CNT + pile] - 1
+    S[CNT + pile] = n
+    return P[pile, n]
+
+
+@njit(cache=True)
+def remove_at(S, P, pile, i):
+    """Remove P[pile, i] keeping the order of the others."""
+    n = S[CNT + pile]
+    for k in range(i, n - 1):
+        P[pile, k] = P[pile, k + 1]
+    S[CNT + pile] = n - 1
+
+
+@njit(cache=True)
+def fight_insert(S, P, card):
+    """The fight pile is kept sorted by id (R4.5 lists, legal actions ascending)."""
+    n = S[CNT + P_FIGHT]
+    i = n
+    while i > 0 and P[P_FIGHT, i - 1] > card:
+        P[P_FIGHT, i] = P[P_FIGHT, i - 1]
+        i -= 1
+    P[P_FIGHT, i] = card
+    S[CNT + P_FIGHT] = n + 1
+
+
+@njit(cache=True)
+def fight_remove(S, P, card):
+    n = S[CNT + P_FIGHT]
+    for i in range(n):
+        if P[P_FIGHT, i] == card:
+            remove_at(S, P, P_FIGHT, i)
+            return
+
+
+@njit(cache=True)
+def in_pile(S, P, pile, card):
+    for i in range(S[CNT + pile]):
+        if P[pile, i] == card:
+            return True
+    return False
+
+
+# --- trace ---------------------------------------------------------------------------------
+@njit(cache=True)
+def ev_room(S, E, need):
+    """True if the trace is on and has room for ``need`` more slots."""
+    if S[S_TRACE] == 0:
+        return False
+    if S[S_EPOS] + need >= E.shape[0]:
+        S[S_ERR] = ERR_TRACE_FULL
+        S[S_OVER] = 1
+        return False
+    return True
+
+
+@njit(cache=True)
+def ev4(S, E, code, a, b, c, d):
+    if ev_room(S, E, 5):
+        p = S[S_EPOS]
+        E[p] = code
+        E[p + 1] = a
+        E[p + 2] = b
+        E[p + 3] = c
+        E[p + 4] = d
+        S[S_EPOS] = p + 5
+
+
+@njit(cache=True)
+def ev_ability(S, E, card, ability, target, via, gained):
+    """An ``ability`` event; returns its position (sort3 fills its detail later)."""
+    if not ev_room(S, E, ABILITY_EV_W):
+        return -1
+    p = S[S_EPOS]
+    E[p] = EV_ABILITY
+    E[p + 1] = card
+    E[p + 2] = ability
+    E[p + 3] = target
+    E[p + 4] = via
+    E[p + 5] = gained
+    E[p + 6] = 0
+    E[p + 10] = -1
+    E[p + 11] = 0
+    S[S_EPOS] = p + ABILITY_EV_W
+    return p
+
+
+@njit(cache=True)
+def ev_pile(S, P, E, pile):
+    """Append count then the pile's cards, top first."""
+    p = S[S_EPOS]
+    n = S[CNT + pile]
+    E[p] = n
+    for i in range(n):
+        E[p + 1 + i] = P[pile, n - 1 - i]
+    S[S_EPOS] = p + 1 + n
+
+
+# --- observation and decisions ---------------------------------------------------------------
+@njit(cache=True)
+def free_open(S, P, obs, T):
+    """R4.2/R4.3/R6.4: a free card may be drawn now."""
+    if S[S_IN_FIGHT] == 0 or S[S_FREE_LEFT] <= 0 or S[S_FREE_CLOSED] != 0:
+        return False
+    for i in range(S[CNT + P_FIGHT]):
+        c = P[P_FIGHT, i]
+        if (T[T_ABILITY, c] == AB_AGING_STOP and obs[_ZONE + c] == O.Z_FIGHT_LEFT
+                and (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0):
+            return False
+    return True
+
+
+@njit(cache=True)
+def paid_cost(S, T):
+    """R4.3, R9.5 extra_card_costs_2."""
+    if S[S_IN_FIGHT] != 0 and S[S_IS_PIRATE] != 0 and T[T_PABILITY, S[S_OPP]] == PA_EXTRA_COSTS_2:
+        return 2
+    return 1
+
+
+@njit(cache=True)
+def sync_obs(S, P, obs, T, phase):
+    """The scalars of the observation (zones and flags are kept up to date as things move)."""
+    obs[O.O_PHASE] = phase
+    obs[O.O_STEP] = S[S_STEP]
+    obs[O.O_LIFE] = S[S_LIFE]
+    obs[O.O_MAX_LIFE] = S[S_MAXLIFE]
+    f = S[S_IN_FIGHT] != 0
+    obs[O.O_OPPONENT] = S[S_OPP] if f else -1
+    obs[O.O_OPPONENT_IS_PIRATE] = S[S_IS_PIRATE] if f else 0
+    obs[O.O_FIGHT_VALUE] = S[S_FVALUE] if f else -1
+    obs[O.O_FREE_LEFT] = S[S_FREE_LEFT] if f else 0
+    obs[O.O_FREE_OPEN] = 1 if free_open(S, P, obs, T) else 0
+    obs[O.O_PAID_COST] = paid_cost(S, T)
+    obs[O.O_CARDS_DRAWN] = S[S_CARDS_DRAWN] if f else 0
+    obs[O.O_STEP_MINUS] = S[S_STEP_MINUS] if f else 0
+    obs[O.O_PENDING_CARD] = S[S_PEND_CARD]
+    obs[O.O_PENDING_ABILITY] = S[S_PEND_AB]
+    obs[O.O_DESTROY_BUDGET] = S[S_DBUDGET]
+    obs[O.O_N_ROBINSON_STACK] = S[CNT + P_RSTACK]
+    obs[O.O_N_ROBINSON_DISCARD] = S[CNT + P_RDISC]
+    obs[O.O_N_AGING_STACK] = S[CNT + P_AGING]
+    obs[O.O_N_HAZARD_STACK] = S[CNT + P_HSTACK]
+    obs[O.O_N_HAZARD_DISCARD] = S[CNT + P_HDISC]
+    obs[O.O_AGING_TAKEN] = S[S_AGING_IN_GAME] - S[CNT + P_AGING]
+    obs[O.O_PIRATES_BEATEN] = S[CNT + P_BEATEN]
+    kt = S[S_KT]
+    n = S[CNT + P_RSTACK]
+    obs[O.O_KNOWN_TOP_N] = kt
+    for i in range(3):
+        obs[O.O_KNOWN_TOP_0 + i] = P[P_RSTACK, n - 1 - i] if i < kt else -1
+    obs[O.O_TURN] = S[S_TURN]
+
+
+@njit(cache=True)
+def ask(g, f, phase, n):
+    """Hand the observation and the legal actions L[:n] to the policy; check the answer.
+    An illegal answer ends the game with an error (S_ERR) and returns -1."""
+    S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG = g
+    sync_obs(S, P, obs, T, phase)
+    S[S_DECISIONS] += 1
+    if S[S_DEBUG] != 0:
+        k = S[S_NDEC]
+        if k >= DOBS.shape[0] or n + 1 > DLEG.shape[1]:
+            S[S_ERR] = ERR_DEBUG_FULL
+            S[S_OVER] = 1
+            return -1
+        DOBS[k, :] = obs
+        DLEG[k, 0] = n
+        for i in range(n):
+            DLEG[k, 1 + i] = L[i]
+        S[S_NDEC] = k + 1
+    action = f(obs, L, n, prm, PR)
+    for i in range(n):
+        if L[i] == action:
+            return action
+    S[S_ERR] = ERR_ILLEGAL
+    S[S_ERR_ACTION] = action
+    S[S_ERR_PHASE] = phase
+    S[S_OVER] = 1
+    return -1
+
+
+@njit(cache=True)
+def ask_more(g, f):
+    """A done/more decision; returns 1 for more, 0 for done, -1 if the game ended."""
+    L = g[3]
+    L[0] = A_DONE
+    L[1] = A_MORE
+    a = ask(g, f, O.PH_MORE, 2)
+    if a < 0:
+        return -1
+    return 1 if a == A_MORE else 0
+
+
+# --- life (R4.10, R5.1) ----------------------------------------------------------------------
+@njit(cache=True)
+def pay_life(S, E, amount, reason):
+    """Pay life to the reserve; without enough, pay what there is and lose (R4.10)."""
+    life = S[S_LIFE]
+    paid = amount if amount < life else life
+    S[S_LIFE] = life - paid
+    if paid > 0:
+        ev4(S, E, EV_LIFE, -paid, S[S_LIFE], reason, 0)
+    if paid < amount:
+        S[S_OVER] = 1
+        S[S_CAUSE] = CAUSE_NO_LIFE
+
+
+# --- drawing (R4.2, R4.3, R7) ----------------------------------------------------------------
+@njit(cache=True)
+def can_draw(S):
+    """A card can be drawn, or trying reaches old age (R7.2, R7.3)."""
+    return (S[CNT + P_RSTACK] > 0 or S[S_OPT_CONT] == 0 or S[CNT + P_RDISC] > 0
+            or S[CNT + P_AGING] > 0)
+
+
+@njit(cache=True)
+def reshuffle(S, P, obs, E, R):
+    """R7.1/R7.2: top aging card (unseen) + robinson_discard become the new stack."""
+    if S[CNT + P_AGING] > 0:
+        aging = pop(S, P, P_AGING)
+    elif S[S_OPT_CONT] == 0:
+        S[S_OVER] = 1
+        S[S_CAUSE] = CAUSE_OLD_AGE
+        return
+    else:
+        aging = -1
+    n = 0
+    for c in range(N_FIGHTING):          # members by id = sorted (sim.rng)
+        if c == aging or obs[_ZONE + c] == O.Z_ROBINSON_DISCARD:
+            P[P_RSTACK, n] = c
+            obs[_ZONE + c] = O.Z_ROBINSON_STACK
+            n += 1
+    S[CNT + P_RSTACK] = n
+    S[CNT + P_RDISC] = 0
+    shuffle_slice(R, P[P_RSTACK], 0, n)
+    S[S_KT] = 0
+    if ev_room(S, E, 4 + n):
+        p = S[S_EPOS]
+        E[p] = EV_RESHUFFLE
+        E[p + 1] = aging
+        S[S_EPOS] = p + 2
+        ev_pile(S, P, E, P_RSTACK)
+
+
+@njit(cache=True)
+def take_top(S, P, obs, E, R):
+    """Take the top Robinson card, reshuffling first if the stack is empty (R7.1); -1 if the
+    game ended."""
+    if S[CNT + P_RSTACK] == 0:
+        reshuffle(S, P, obs, E, R)
+        if S[S_OVER] != 0:
+            return -1
+    card = pop(S, P, P_RSTACK)
+    if S[S_KT] > 0:
+        S[S_KT] -= 1
+    obs[_ZONE + card] = O.Z_OUT
+    return card
+
+
+@njit(cache=True)
+def draw_into_fight(S, P, obs, E, R, T, left, reason, cost):
+    """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10)."""
+    card = take_top(S, P, obs, E, R)
+    if card < 0:
+        return -1
+    fight_insert(S, P, card)
+    obs[_ZONE + card] = O.Z_FIGHT_LEFT if left else O.Z_FIGHT_RIGHT
+    S[S_CARDS_DRAWN] += 1
+    ev4(S, E, EV_DRAW, card, 0 if left else 1, cost, reason)
+    if left and T[T_ABILITY, card] == AB_AGING_STOP:                      # R6.4
+        ev_ability(S, E, card, AB_AGING_STOP, -1, -1, -1)
+    return card

@@ -1,0 +1,319 @@
+"""The fight (R4, R6, R9.3-R9.5): totals, legal actions, the fight loop and its end."""
+from __future__ import annotations
+
+from numba import njit
+
+from sim import cards as C
+from sim import observation as O
+from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
+from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
+from .abilities import ability_usable, use_ability
+from .core import (ask, can_draw, draw_into_fight, ev4, ev_ability, ev_room, free_open,
+                   in_pile, paid_cost, pay_life, push)
+from .layout import (CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_HSTACK, P_AGING, P_RDISC,
+                     P_REMOVED, S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS, S_FL,
+                     S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE, S_FW, S_IN_FIGHT, S_IS_PIRATE,
+                     S_LIFE, S_NZERO, S_OPP, S_OPT_COUNTS, S_OPT_STACKS, S_OVER, S_STEP,
+                     S_STEP_MINUS, S_ZERO0, S_AGING_IN_GAME, T_ABILITY, T_AGING, T_DCOST,
+                     T_HFREE, T_HV0, T_PABILITY, T_PFREE, T_PVALUE, T_VALUE, EV_FIGHT_END,
+                     EV_FIGHT_START, LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW, R_FREE, R_PAID)
+
+_ZONE = O.ZONE
+_FLAGS = O.FLAGS
+
+
+@njit(cache=True)
+def _zeroed(S, k, c):
+    for i in range(k):
+        if S[S_ZERO0 + i] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def zeroing(S, P, obs, T):
+    """R6.2: each face-up aging_highest_zero card (by id) zeroes the face-up card with the
+    highest positive printed value not zeroed yet; ties: a non-doubled one, then lowest id.
+    Targets go to S[S_ZERO0 + k] (-1 for none), S[S_NZERO] = number of such aging cards."""
+    k = 0
+    n = S[CNT + P_FIGHT]
+    for i in range(n):
+        card = P[P_FIGHT, i]
+        if T[T_ABILITY, card] != C.AB_AGING_HIGHEST_ZERO or (obs[_FLAGS + card] & O.F_FACE_DOWN):
+            continue
+        best = -1
+        best_v = 0
+        best_d = 0
+        for j in range(n):
+            c = P[P_FIGHT, j]
+            v = T[T_VALUE, c]
+            fl = obs[_FLAGS + c]
+            if v <= 0 or (fl & O.F_FACE_DOWN) or _zeroed(S, k, c):
+                continue
+            d = 1 if (fl & O.F_DOUBLED) else 0
+            if best < 0 or v > best_v or (v == best_v and d < best_d):
+                best, best_v, best_d = c, v, d
+        S[S_ZERO0 + k] = best
+        k += 1
+    S[S_NZERO] = k
+
+
+@njit(cache=True)
+def fight_total(S, P, obs, T, SCR):
+    """R4.6 with R5.3, R5.4, R6.2 and the pirate rules of R9.5."""
+    zeroing(S, P, obs, T)
+    k = S[S_NZERO]
+    n = S[CNT + P_FIGHT]
+    ability = T[T_PABILITY, S[S_OPP]] if S[S_IS_PIRATE] else C.PA_NONE
+    total = 0
+    n_down = 0
+    n_aging = 0
+    n_others = 0
+    for i in range(n):
+        c = P[P_FIGHT, i]
+        fl = obs[_FLAGS + c]
+        down = (fl & O.F_FACE_DOWN) != 0
+        if down:
+            n_down += 1
+        v = 0 if (down or _zeroed(S, k, c)) else T[T_VALUE, c]
+        if fl & O.F_DOUBLED:
+            v *= 2
+        if ability == C.PA_HALF_COUNT:
+            if T[T_AGING, c] and not down:
+                total += v
+                n_aging += 1
+            else:
+                j = n_others                      # insertion, descending
+                while j > 0 and SCR[j - 1] < v:
+                    SCR[j] = SCR[j - 1]
+                    j -= 1
+                SCR[j] = v
+                n_others += 1
+        else:
+            total += v
+    if ability == C.PA_HALF_COUNT:
+        places = (n + 1) // 2 - n_aging
+        for j in range(min(places, n_others)):
+            total += SCR[j]
+    elif ability == C.PA_PLUS1_PER_CARD:
+        total += n if S[S_OPT_COUNTS] else n - n_down
+    return total
+
+
+@njit(cache=True)
+def effective_value(S, T):
+    """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
+    if S[S_IS_PIRATE]:
+        return S[S_FVALUE]
+    sm = S[S_STEP_MINUS]
+    if S[S_OPT_STACKS] == 0 and sm > 1:
+        sm = 1
+    st = S[S_STEP] - sm
+    if st < 0:
+        st = 0
+    return T[T_HV0 + st, S[S_OPP]]
+
+
+@njit(cache=True)
+def fight_actions(S, P, obs, T, L, SCR):
+    """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number."""
+    n = 0
+    cd = can_draw(S)
+    if S[S_CARDS_DRAWN] > 0 or not cd:                                   # R4.4
+        if S[S_IS_PIRATE] == 0 or fight_total(S, P, obs, T, SCR) >= S[S_FVALUE]:   # R9.3
+            L[n] = A_END
+            n += 1
+    if cd and free_open(S, P, obs, T):
+        L[n] = A_DRAW
+        n += 1
+    if cd and S[S_LIFE] >= paid_cost(S, T):
+        L[n] = A_PAY
+        n += 1
+    for i in range(S[CNT + P_FIGHT]):
+        c = P[P_FIGHT, i]
+        if ability_usable(S, P, obs, T, L, c):
+            L[n] = A_USE + c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def opponent_value_and_free(S, P, obs, T, opp, is_pirate):
+    """R4.1 hazard value at this step; R9.2/R9.5 pirate value and free cards."""
+    if not is_pirate:
+        return T[T_HV0 + S[S_STEP], opp], T[T_HFREE, opp]
+    ab = T[T_PABILITY, opp]
+    if ab == C.PA_REMAINING_HAZARDS:
+        v = 0
+        fr = 0
+        for c in range(C.N_CARDS):
+            z = obs[_ZONE + c]
+            if z == O.Z_HAZARD_DISCARD or z == O.Z_HAZARD_STACK:
+                v += T[T_HV0 + RED, c]
+                fr += T[T_HFREE, c]
+        return v, fr
+    if ab == C.PA_PLUS2_PER_AGING:
+        return 2 * (S[S_AGING_IN_GAME] - S[CNT + P_AGING]), T[T_PFREE, opp]
+    return T[T_PVALUE, opp], T[T_PFREE, opp]
+
+
+@njit(cache=True)
+def run_fight(g, f, opp, is_pirate):
+    """R4: draw, pay, use abilities until the player ends the fight."""
+    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    value, free = opponent_value_and_free(S, P, obs, T, opp, is_pirate)
+    S[S_IN_FIGHT] = 1
+    S[S_OPP] = opp
+    S[S_IS_PIRATE] = 1 if is_pirate else 0
+    S[S_FVALUE] = value
+    S[S_FREE_LEFT] = free
+    S[S_FREE_CLOSED] = 0
+    S[S_STEP_MINUS] = 0
+    S[S_CARDS_DRAWN] = 0
+    S[CNT + P_FIGHT] = 0
+    S[CNT + P_BUDGET] = 0
+    obs[_ZONE + opp] = O.Z_OPPONENT
+    ev4(S, E, EV_FIGHT_START, opp, 1 if is_pirate else 0, free, value)
+    while True:
+        n = fight_actions(S, P, obs, T, L, SCR)
+        if n == 0:                                                       # R9.4
+            S[S_OVER] = 1
+            S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
+                else CAUSE_NO_CARDS
+            return
+        a = ask(g, f, O.PH_FIGHT, n)
+        if a < 0:
+            return
+        if a == A_END:
+            break
+        if a == A_DRAW:
+            S[S_FREE_LEFT] -= 1
+            draw_into_fight(S, P, obs, E, R, T, True, R_FREE, 0)
+        elif a == A_PAY:
+            if free_open(S, P, obs, T):
+                S[S_FREE_CLOSED] = 1                                     # R4.3 by choice
+            cost = paid_cost(S, T)
+            if draw_into_fight(S, P, obs, E, R, T, False, R_PAID, cost) >= 0:
+                pay_life(S, E, cost, LR_PAID_DRAW)
+        else:
+            use_ability(g, f, a - A_USE)
+        if S[S_OVER]:
+            return
+    end_fight(g, f)
+
+
+@njit(cache=True)
+def choose_destroys(g, f, budget):
+    """R4.8: spend the destroy budget on face-up fight cards (1 or 2 each, R1.3)."""
+    S, P, obs, L, T = g[0], g[1], g[2], g[3], g[6]
+    S[S_DBUDGET] = budget
+    while True:
+        L[0] = A_DONE
+        n = 1
+        for i in range(S[CNT + P_FIGHT]):
+            c = P[P_FIGHT, i]
+            if ((obs[_FLAGS + c] & O.F_FACE_DOWN) == 0 and T[T_DCOST, c] <= S[S_DBUDGET]
+                    and not in_pile(S, P, P_BUDGET, c)):
+                L[n] = A_DESTROY + c
+                n += 1
+        if n == 1:
+            break
+        a = ask(g, f, O.PH_DESTROY, n)
+        if a < 0:
+            return
+        if a == A_DONE:
+            break
+        c = a - A_DESTROY
+        P[P_BUDGET, S[CNT + P_BUDGET]] = c
+        S[CNT + P_BUDGET] += 1
+        S[S_DBUDGET] -= T[T_DCOST, c]
+    S[S_DBUDGET] = 0
+
+
+@njit(cache=True)
+def end_fight(g, f):
+    """R4.6-R4.9: compare, destroy with the budget after a loss, pay, age, clear up."""
+    S, P, obs, L, E, SCR, T = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
+    total = fight_total(S, P, obs, T, SCR)
+    for k in range(S[S_NZERO]):
+        # the zeroing cards are the face-up highest_zero cards in id order
+        m = 0
+        for i in range(S[CNT + P_FIGHT]):
+            c = P[P_FIGHT, i]
+            if T[T_ABILITY, c] == C.AB_AGING_HIGHEST_ZERO and not (obs[_FLAGS + c] & O.F_FACE_DOWN):
+                if m == k:
+                    ev_ability(S, E, c, C.AB_AGING_HIGHEST_ZERO, S[S_ZERO0 + k], -1, -1)
+                m += 1
+    value = effective_value(S, T)
+    won = total >= value
+    deficit = 0 if won else value - total
+    if deficit > 0 and deficit <= S[S_LIFE]:                             # R4.8 budget
+        choose_destroys(g, f, deficit)
+        if S[S_OVER]:
+            return
+    nf = S[CNT + P_FIGHT]
+    nb = S[CNT + P_BUDGET]
+    if ev_room(S, E, 8 + nb + nf):
+        p = S[S_EPOS]
+        E[p] = EV_FIGHT_END
+        E[p + 1] = total
+        E[p + 2] = value
+        E[p + 3] = 1 if won else 0
+        E[p + 4] = deficit if deficit < S[S_LIFE] else S[S_LIFE]
+        E[p + 5] = nb
+        q = p + 6
+        for i in range(nb):
+            E[q] = P[P_BUDGET, i]
+            q += 1
+        cnt = q
+        q += 1
+        m = 0
+        for i in range(nf):
+            c = P[P_FIGHT, i]
+            if obs[_FLAGS + c] & O.F_FACE_DOWN:
+                E[q] = c
+                q += 1
+                m += 1
+        E[cnt] = m
+        S[S_EPOS] = q
+    if deficit > 0:
+        pay_life(S, E, deficit, LR_LOST_FIGHT)
+        if S[S_OVER]:
+            return
+    for i in range(nf):                                                  # R4.9, R6.1
+        c = P[P_FIGHT, i]
+        ab = T[T_ABILITY, c]
+        if (ab == C.AB_AGING_LIFE1 or ab == C.AB_AGING_LIFE2) and \
+                not (obs[_FLAGS + c] & O.F_FACE_DOWN) and not in_pile(S, P, P_BUDGET, c):
+            ev_ability(S, E, c, ab, -1, -1, -1)
+            pay_life(S, E, 1 if ab == C.AB_AGING_LIFE1 else 2, LR_AGING)
+            if S[S_OVER]:
+                return
+    # the fight is over: move the cards (R4.7, R4.8)
+    for i in range(nf):
+        c = P[P_FIGHT, i]
+        if (obs[_FLAGS + c] & O.F_FACE_DOWN) or in_pile(S, P, P_BUDGET, c):
+            obs[_ZONE + c] = O.Z_REMOVED
+            S[CNT + P_REMOVED] += 1
+            S[S_DESTROYED] += 1
+        else:
+            obs[_ZONE + c] = O.Z_ROBINSON_DISCARD
+            S[CNT + P_RDISC] += 1
+    opp = S[S_OPP]
+    step = S[S_STEP]
+    if won:
+        S[S_FW + step] += 1
+        if S[S_IS_PIRATE]:
+            push(S, P, obs, P_BEATEN, opp, O.Z_PIRATE_BEATEN)
+        else:
+            obs[_ZONE + opp] = O.Z_ROBINSON_DISCARD                     # knowledge now
+            S[CNT + P_RDISC] += 1
+    else:
+        S[S_FL + step] += 1
+        obs[_ZONE + opp] = O.Z_HAZARD_DISCARD
+        S[CNT + P_HDISC] += 1
+    for c in range(59):
+        obs[_FLAGS + c] = 0
+    S[CNT + P_FIGHT] = 0
+    S[CNT + P_BUDGET] = 0
+    S[S_IN_FIGHT] = 0

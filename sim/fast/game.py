@@ -1,0 +1,308 @@
+"""Set-up (R2), steps (R8), turns (R3), pirates (R9.1), score (R10.3): one whole game."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import cards as C
+from sim import observation as O
+from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
+from sim.rng import nb_mix64
+from sim.rules import CAUSE_WON, GREEN, PIRATES
+from .core import ask, ev4, ev_pile, ev_room, pop, push, shuffle_slice
+from .fight import run_fight
+from .layout import (CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_FIGHT, P_HDISC, P_HDRAWN,
+                     P_HSTACK, P_PIRATES, P_RDISC, P_RSTACK, P_SORT, P_BUDGET, S_AGING_IN_GAME,
+                     S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_KT, S_LEVEL, S_LIFE,
+                     S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
+                     S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN, S_WON, S_FW, S_FL,
+                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP,
+                     EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END,
+                     K_LEVEL, K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE,
+                     K_SCORE, K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_ERR_ACTION,
+                     K_ERR_PHASE)
+
+_ZONE = O.ZONE
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+FIRST_HAZARD, FIRST_PIRATE = C.HAZARD_IDS[0], C.PIRATE_IDS[0]
+VERY_STUPID = C.VERY_STUPID
+FIRST_DIFFICULT = C.AGING_DIFFICULT_IDS[0]
+
+
+@njit(cache=True)
+def stream_start(seed, game, which):
+    """sim.rng engine (which=0) / policy (which=1) stream of game ``game``."""
+    return nb_mix64(nb_mix64(np.uint64(seed)) + np.uint64(2 * game + which))
+
+
+@njit(cache=True)
+def alloc_state():
+    S = np.zeros(N_S, np.int64)
+    P = np.zeros((N_PILES, PILE_W), np.int64)
+    obs = np.zeros(O.OBS_SIZE, np.int64)
+    return S, P, obs
+
+
+@njit(cache=True)
+def reset(S, P, obs, level, opts, trace, debug):
+    S[:] = 0
+    obs[:] = 0
+    S[S_LEVEL] = level
+    S[S_OPT_CONT], S[S_OPT_STACKS], S[S_OPT_COUNTS] = opts[0], opts[1], opts[2]
+    S[S_TRACE] = trace
+    S[S_DEBUG] = debug
+    S[S_OPP] = -1
+    S[S_PEND_CARD] = -1
+    S[S_PEND_AB] = -1
+    obs[O.O_LEVEL] = level
+    obs[O.O_OPT_OLD_AGE_CONTINUE] = opts[0]
+    obs[O.O_OPT_STEP_MINUS1_STACKS] = opts[1]
+    obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] = opts[2]
+
+
+@njit(cache=True)
+def _override(S, P, D, k, pile):
+    """Deal row k (count, ids top first; count -1 = not given) replaces a pile (sim.deal)."""
+    n = D[k, 0]
+    if n < 0:
+        return
+    for i in range(n):
+        P[pile, n - 1 - i] = D[k, 1 + i]
+    S[CNT + pile] = n
+
+
+@njit(cache=True)
+def set_up(g, D):
+    """R2, shuffles always in this order; then the deal (if any) overrides stacks/pirates."""
+    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    level = S[S_LEVEL]
+    n = 0
+    for c in range(FIRST_DIFFICULT, FIRST_DIFFICULT + 3):                # R2.1
+        P[P_AGING, n] = c
+        n += 1
+    shuffle_slice(R, P[P_AGING], 0, 3)
+    for c in range(18, FIRST_DIFFICULT):
+        if level >= 3 or c != VERY_STUPID:
+            P[P_AGING, n] = c
+            n += 1
+    shuffle_slice(R, P[P_AGING], 3, n - 3)
+    S[CNT + P_AGING] = n
+    for c in range(18):
+        P[P_RSTACK, c] = c
+    m = 18
+    if level >= 2:                                                        # R2.2
+        P[P_RSTACK, 18] = pop(S, P, P_AGING)       # an aging id is above every start id
+        m = 19
+    S[CNT + P_RSTACK] = m
+    shuffle_slice(R, P[P_RSTACK], 0, m)
+    for i in range(30):                                                   # R2.3
+        P[P_HSTACK, i] = FIRST_HAZARD + i
+    S[CNT + P_HSTACK] = 30
+    shuffle_slice(R, P[P_HSTACK], 0, 30)
+    for i in range(10):                                                   # R2.4
+        SCR[i] = FIRST_PIRATE + i
+    shuffle_slice(R, SCR, 0, 10)
+    P[P_PIRATES, 0] = SCR[9]
+    P[P_PIRATES, 1] = SCR[8]
+    S[CNT + P_PIRATES] = 2
+    if D.shape[0] == 4:
+        _override(S, P, D, 0, P_RSTACK)
+        _override(S, P, D, 1, P_AGING)
+        _override(S, P, D, 2, P_HSTACK)
+        if D[3, 0] >= 0:
+            P[P_PIRATES, 0] = D[3, 1]
+            P[P_PIRATES, 1] = D[3, 2]
+    a = S[CNT + P_AGING]
+    for i in range(S[CNT + P_RSTACK]):
+        a += T[T_AGING, P[P_RSTACK, i]]
+    S[S_AGING_IN_GAME] = a
+    S[S_LIFE] = 18 if level == 4 else 20                                  # R2.5
+    S[S_MAXLIFE] = 20 if level == 4 else 22
+    for pile, z in ((P_RSTACK, O.Z_ROBINSON_STACK), (P_AGING, O.Z_AGING_STACK),
+                    (P_HSTACK, O.Z_HAZARD_STACK), (P_PIRATES, O.Z_PIRATE)):
+        for i in range(S[CNT + pile]):
+            obs[_ZONE + P[pile, i]] = z
+    obs[O.O_PIRATE_1] = P[P_PIRATES, 0]
+    obs[O.O_PIRATE_2] = P[P_PIRATES, 1]
+    if ev_room(S, E, 100):
+        p = S[S_EPOS]
+        E[p] = EV_SETUP
+        S[S_EPOS] = p + 1
+        ev_pile(S, P, E, P_RSTACK)
+        ev_pile(S, P, E, P_HSTACK)
+        ev_pile(S, P, E, P_AGING)
+        ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE], 0)
+        S[S_EPOS] -= 1                # ev4 wrote code=p1 + 4 fields; drop the unused 5th
+    _step_event(S, P, E)
+
+
+@njit(cache=True)
+def _step_event(S, P, E):
+    if ev_room(S, E, 40):
+        p = S[S_EPOS]
+        E[p] = EV_STEP
+        E[p + 1] = S[S_STEP]
+        S[S_EPOS] = p + 2
+        ev_pile(S, P, E, P_HSTACK)
+
+
+@njit(cache=True)
+def start_step(g, step):
+    """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
+    S, P, obs, E, R = g[0], g[1], g[2], g[4], g[7]
+    S[S_STEP] = step
+    if step != PIRATES:
+        n = 0
+        for c in range(FIRST_HAZARD, FIRST_HAZARD + 30):
+            if obs[_ZONE + c] == O.Z_HAZARD_DISCARD:
+                P[P_HSTACK, n] = c
+                obs[_ZONE + c] = O.Z_HAZARD_STACK
+                n += 1
+        S[CNT + P_HSTACK] = n
+        S[CNT + P_HDISC] = 0
+        shuffle_slice(R, P[P_HSTACK], 0, n)
+    _step_event(S, P, E)
+
+
+@njit(cache=True)
+def hazard_turn(g, f):
+    """R3.1 / R3.2: draw two hazards and fight one, or the last one (or skip it)."""
+    S, P, obs, L, E = g[0], g[1], g[2], g[3], g[4]
+    S[S_TURN] += 1
+    n = 2 if S[CNT + P_HSTACK] >= 2 else 1
+    S[CNT + P_HDRAWN] = 0
+    for i in range(n):
+        push(S, P, obs, P_HDRAWN, pop(S, P, P_HSTACK), O.Z_HAZARD_DRAWN)
+    c0 = P[P_HDRAWN, 0]
+    c1 = P[P_HDRAWN, 1] if n == 2 else -1
+    if ev_room(S, E, 4):
+        ev4(S, E, EV_HAZ_DRAWN, n, c0, c1, 0)
+        S[S_EPOS] -= 1 if n == 2 else 2
+    if n == 1:
+        L[0] = A_SKIP
+        L[1] = A_FIGHT + c0
+    else:
+        L[0] = A_FIGHT + min(c0, c1)
+        L[1] = A_FIGHT + max(c0, c1)
+    a = ask(g, f, O.PH_HAZARD, 2)
+    if a < 0:
+        return
+    chosen = -1 if a == A_SKIP else a - A_FIGHT
+    S[CNT + P_HDRAWN] = 0
+    nd = 0
+    d = -1
+    for c in (c0, c1):
+        if c >= 0 and c != chosen:
+            obs[_ZONE + c] = O.Z_HAZARD_DISCARD
+            S[CNT + P_HDISC] += 1
+            nd += 1
+            d = c
+    if ev_room(S, E, 5):
+        ev4(S, E, EV_HAZ_CHOICE, chosen, nd, d if nd else 0, 0)
+        S[S_EPOS] -= 1 if nd else 2
+    if chosen >= 0:
+        run_fight(g, f, chosen, False)
+
+
+@njit(cache=True)
+def pirate_fights(g, f):
+    """R9.1: choose the first pirate, then fight the other at once."""
+    S, P, obs, L, E = g[0], g[1], g[2], g[3], g[4]
+    p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
+    L[0] = A_PIRATE + min(p1, p2)
+    L[1] = A_PIRATE + max(p1, p2)
+    a = ask(g, f, O.PH_PIRATE, 2)
+    if a < 0:
+        return
+    first = a - A_PIRATE
+    second = p2 if first == p1 else p1
+    for pirate in (first, second):
+        if ev_room(S, E, 2):
+            p = S[S_EPOS]
+            E[p] = EV_PIRATE_CHOICE
+            E[p + 1] = pirate
+            S[S_EPOS] = p + 2
+        run_fight(g, f, pirate, True)
+        if S[S_OVER]:
+            return
+
+
+@njit(cache=True)
+def compute_score(S, P, obs, T):
+    """R10.3 (the fight's cards still count, except destroyed ones, R4.10)."""
+    score = 0
+    for c in range(59):
+        z = obs[_ZONE + c]
+        mine = z == O.Z_ROBINSON_STACK or z == O.Z_ROBINSON_DISCARD or z == O.Z_SORT
+        if S[S_IN_FIGHT] and (z == O.Z_FIGHT_LEFT or z == O.Z_FIGHT_RIGHT):
+            mine = (obs[O.FLAGS + c] & O.F_FACE_DOWN) == 0
+            for i in range(S[CNT + P_BUDGET]):
+                if P[P_BUDGET, i] == c:
+                    mine = False
+        if mine:
+            score += -5 if T[T_AGING, c] else T[T_VALUE, c]
+    score += 15 * S[CNT + P_BEATEN]
+    if S[S_WON]:
+        score += 5 * S[S_LIFE]
+    score -= 3 * (S[CNT + P_HSTACK] + S[CNT + P_HDISC])
+    return score
+
+
+@njit(cache=True)
+def play(g, f, D):
+    """One whole game (R2-R10) on a reset state; results stay in S."""
+    S, P, obs, E = g[0], g[1], g[2], g[4]
+    set_up(g, D)
+    for step in range(3):
+        if S[S_OVER]:
+            break
+        if step != GREEN:
+            start_step(g, step)
+        while S[CNT + P_HSTACK] > 0 and S[S_OVER] == 0:   # R3.3 / R8.1
+            hazard_turn(g, f)
+    if S[S_OVER] == 0:
+        start_step(g, PIRATES)
+        pirate_fights(g, f)
+    if S[S_OVER] == 0:
+        S[S_WON] = 1
+        S[S_CAUSE] = CAUSE_WON                                          # R10.1
+    elif S[S_IN_FIGHT] and S[S_IS_PIRATE] == 0:
+        obs[_ZONE + S[S_OPP]] = O.Z_HAZARD_DISCARD                      # R4.10: undefeated
+        S[CNT + P_HDISC] += 1
+    S[S_SCORE] = compute_score(S, P, obs, g[6])
+    if ev_room(S, E, 6):
+        ev4(S, E, EV_GAME_END, S[S_WON], S[S_CAUSE], S[S_LIFE], S[S_SCORE])
+        p = S[S_EPOS]
+        E[p] = S[S_STEP]
+        S[S_EPOS] = p + 1
+
+
+@njit(cache=True)
+def write_row(S, P, row, game):
+    row[K_LEVEL] = S[S_LEVEL]
+    row[K_GAME] = game
+    row[K_WON] = S[S_WON]
+    row[K_CAUSE] = S[S_CAUSE]
+    row[K_STEP] = S[S_STEP]
+    row[K_P1] = P[P_PIRATES, 0]
+    row[K_P2] = P[P_PIRATES, 1]
+    b1 = 0
+    b2 = 0
+    for i in range(S[CNT + P_BEATEN]):
+        if P[P_BEATEN, i] == P[P_PIRATES, 0]:
+            b1 = 1
+        if P[P_BEATEN, i] == P[P_PIRATES, 1]:
+            b2 = 1
+    row[K_P1B] = b1
+    row[K_P2B] = b2
+    row[K_LIFE] = S[S_LIFE]
+    row[K_SCORE] = S[S_SCORE]
+    row[K_AGING] = S[S_AGING_IN_GAME] - S[CNT + P_AGING]
+    row[K_DESTROYED] = S[S_DESTROYED]
+    for k in range(3):
+        row[K_FWG + k] = S[S_FW + k]
+        row[K_FLG + k] = S[S_FL + k]
+    row[K_TURNS] = S[S_TURN]
+    row[K_ERR] = S[S_ERR]
+    row[K_ERR_ACTION] = S[S_ERR_ACTION]
+    row[K_ERR_PHASE] = S[S_ERR_PHASE]

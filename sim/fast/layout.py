@@ -1,0 +1,88 @@
+"""State layout of the fast engine: scalar indices, piles, event codes, card-table rows.
+
+A game's state is a handful of preallocated int64 arrays (allocated once per game or thread):
+
+* ``S``   scalars at the named indices below (``S[CNT + pile]`` = cards in a pile);
+* ``P``   piles, ``P[pile, i]`` bottom first (top = ``P[pile, S[CNT + pile] - 1]``);
+* ``obs`` the observation of ``sim.observation``; its zones and fight flags *are* the
+  membership state of the discards, the fight rows and the fight flags (R1.2);
+* ``L``   the legal-action buffer, ``E`` the trace event buffer, ``SCR`` scratch;
+* ``R``/``PR`` the engine and policy random streams (uint64[1], sim.rng).
+
+Card tables travel as one int64 array ``T[row, card]`` (rows below), never as globals, so a
+cached compilation can never see stale card data.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from sim import cards as C
+
+# --- card table rows ---------------------------------------------------------------------
+(T_KIND, T_VALUE, T_ABILITY, T_DCOST, T_HFREE, T_HV0, T_HV1, T_HV2, T_PFREE, T_PVALUE,
+ T_PABILITY, T_AGING) = range(12)
+N_T = 12
+
+
+def card_table() -> np.ndarray:
+    t = np.zeros((N_T, C.N_CARDS), dtype=np.int64)
+    t[T_KIND], t[T_VALUE], t[T_ABILITY], t[T_DCOST] = C.KIND, C.FIGHT_VALUE, C.ABILITY, C.DESTROY_COST
+    t[T_HFREE] = C.HAZARD_FREE
+    t[T_HV0], t[T_HV1], t[T_HV2] = C.HAZARD_VALUE[:, 0], C.HAZARD_VALUE[:, 1], C.HAZARD_VALUE[:, 2]
+    t[T_PFREE], t[T_PVALUE], t[T_PABILITY] = C.PIRATE_FREE, C.PIRATE_VALUE, C.PIRATE_ABILITY
+    t[T_AGING] = C.IS_AGING
+    return t
+
+
+# --- piles (rows of P) -------------------------------------------------------------------
+(P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_SORT, P_HDRAWN, P_BUDGET, P_PIRATES, P_BEATEN,
+ P_RDISC, P_HDISC, P_REMOVED) = range(12)
+N_PILES = 12            # P_RDISC.. are counts only: their members are read from obs zones
+PILE_W = 72
+
+# --- scalars -----------------------------------------------------------------------------
+(S_LEVEL, S_STEP, S_LIFE, S_MAXLIFE, S_TURN, S_AGING_IN_GAME, S_KT, S_IN_FIGHT, S_OPP,
+ S_IS_PIRATE, S_FVALUE, S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD,
+ S_PEND_AB, S_DBUDGET, S_OVER, S_CAUSE, S_WON, S_SCORE, S_ERR, S_ERR_ACTION, S_ERR_PHASE,
+ S_TRACE, S_EPOS, S_DEBUG, S_NDEC, S_OPT_CONT, S_OPT_STACKS, S_OPT_COUNTS, S_FW, _1, _2, _3,
+ S_FL, _5, _6, _7, S_DESTROYED, S_SORT_EV, S_ZERO0, S_ZERO1, S_ZERO2, S_ZERO3, S_NZERO,
+ S_DECISIONS, S_SCRIPT_POS) = range(49)
+CNT = 50
+N_S = CNT + N_PILES
+
+ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL = 1, 2, 3
+
+# --- trace events (E buffer): code, then fields (see decode.py) ----------------------------
+(EV_SETUP, EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_FIGHT_START, EV_DRAW,
+ EV_RESHUFFLE, EV_ABILITY, EV_LIFE, EV_FIGHT_END, EV_GAME_END) = range(1, 13)
+(R_FREE, R_PAID, R_ABILITY, R_EXCHANGE, R_REPLACE) = range(5)
+REASON_NAMES = ("free", "paid", "ability", "exchange", "replace")
+(LR_PAID_DRAW, LR_LOST_FIGHT, LR_AGING, LR_ABILITY) = range(4)
+LIFE_REASON_NAMES = ("paid_draw", "lost_fight", "aging", "ability")
+ABILITY_EV_W = 15       # code card ability target via gained nseen s0 s1 s2 discarded norder o0 o1 o2
+
+# --- sizes ---------------------------------------------------------------------------------
+L_SIZE = 128
+SCR_SIZE = 80
+TRACE_SIZE = 1 << 18
+MAX_DEBUG_DECISIONS = 4096
+
+# --- batch result columns ------------------------------------------------------------------
+COLUMNS = ("level", "game", "won", "cause", "step", "pirate_1", "pirate_2", "pirate_1_beaten",
+           "pirate_2_beaten", "life", "score", "aging_taken", "destroyed", "fights_won_green",
+           "fights_won_yellow", "fights_won_red", "fights_lost_green", "fights_lost_yellow",
+           "fights_lost_red", "turns")
+N_COLS = len(COLUMNS)
+(K_LEVEL, K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE, K_AGING,
+ K_DESTROYED, K_FWG, K_FWY, K_FWR, K_FLG, K_FLY, K_FLR, K_TURNS) = range(N_COLS)
+K_ERR, K_ERR_ACTION, K_ERR_PHASE = N_COLS, N_COLS + 1, N_COLS + 2
+N_ROW = N_COLS + 3
+
+# --- the policy signature (developers' guide: one cached engine serves every policy) -------
+A_I64 = types.Array(types.int64, 1, 'C')
+A_I64_2 = types.Array(types.int64, 2, 'C')
+A_F64 = types.Array(types.float64, 1, 'C')
+A_U64 = types.Array(types.uint64, 1, 'C')
+POLICY_SIG = types.int64(A_I64, A_I64, types.int64, A_F64, A_U64)
+POLICY_TYPE = types.FunctionType(POLICY_SIG)

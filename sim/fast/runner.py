@@ -1,0 +1,150 @@
+"""Numba entry points: one traced/debug game, a batch of result rows, a batch summary.
+
+The entry points are compiled with explicit signatures whose policy argument is
+``layout.POLICY_TYPE`` (a first-class function type): one cached compilation serves every
+policy compiled with ``layout.POLICY_SIG`` (see ``sim.fast.policy_function``).  They are made
+on first use, so importing ``sim.fast`` compiles nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from sim import observation as O
+from .game import alloc_state, play, reset, stream_start, write_row
+from .layout import (A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE, SCR_SIZE,
+                     K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
+                     K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_GAME)
+
+# --- summary layout (flat int64 vector per block, summed) ------------------------------------
+SCORE_MIN, SCORE_MAX = -250, 350            # fixed histogram bins of width 1, ends clamped
+N_BINS = SCORE_MAX - SCORE_MIN + 1
+(G_GAMES, G_WINS, G_ERRORS, G_FIRST_ERROR) = range(4)
+G_CAUSE = 4                                  # 4 causes
+G_STEP = 8                                   # 4 steps reached
+G_SUM_SCORE, G_SUM_LIFE, G_SUM_TURNS, G_SUM_AGING, G_SUM_DESTROYED, G_SUM_BEATEN = range(12, 18)
+G_FW = 18                                    # fights won green/yellow/red
+G_FL = 21                                    # fights lost green/yellow/red
+G_PIR_GAMES = 24                             # 10 pirates
+G_PIR_WINS = 34
+G_PIR_BEATEN = 44
+G_PAIR_GAMES = 54                            # 10 x 10 (lower id first)
+G_PAIR_WINS = 154
+G_HIST = 254
+AGG_SIZE = G_HIST + N_BINS
+FIRST_PIRATE = 59
+
+
+@njit(cache=True)
+def _aggregate(row, agg):
+    agg[G_GAMES] += 1
+    won = row[K_WON]
+    agg[G_WINS] += won
+    if row[K_ERR] != 0:
+        agg[G_ERRORS] += 1
+        if agg[G_FIRST_ERROR] < 0 or row[K_GAME] < agg[G_FIRST_ERROR]:
+            agg[G_FIRST_ERROR] = row[K_GAME]
+    agg[G_CAUSE + row[K_CAUSE]] += 1
+    agg[G_STEP + row[K_STEP]] += 1
+    agg[G_SUM_SCORE] += row[K_SCORE]
+    agg[G_SUM_LIFE] += row[K_LIFE]
+    agg[G_SUM_TURNS] += row[K_TURNS]
+    agg[G_SUM_AGING] += row[K_AGING]
+    agg[G_SUM_DESTROYED] += row[K_DESTROYED]
+    agg[G_SUM_BEATEN] += row[K_P1B] + row[K_P2B]
+    for k in range(3):
+        agg[G_FW + k] += row[K_FWG + k]
+        agg[G_FL + k] += row[K_FLG + k]
+    a = row[K_P1] - FIRST_PIRATE
+    b = row[K_P2] - FIRST_PIRATE
+    agg[G_PIR_GAMES + a] += 1
+    agg[G_PIR_GAMES + b] += 1
+    agg[G_PIR_WINS + a] += won
+    agg[G_PIR_WINS + b] += won
+    agg[G_PIR_BEATEN + a] += row[K_P1B]
+    agg[G_PIR_BEATEN + b] += row[K_P2B]
+    lo, hi = min(a, b), max(a, b)
+    agg[G_PAIR_GAMES + 10 * lo + hi] += 1
+    agg[G_PAIR_WINS + 10 * lo + hi] += won
+    s = row[K_SCORE]
+    if s < SCORE_MIN:
+        s = SCORE_MIN
+    if s > SCORE_MAX:
+        s = SCORE_MAX
+    agg[G_HIST + s - SCORE_MIN] += 1
+
+
+def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
+    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+    play(g, f, D)
+
+
+def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary):
+    """Games first_game+start .. first_game+stop-1 on one state (allocated once)."""
+    S, P, obs = alloc_state()
+    L = np.zeros(L_SIZE, np.int64)
+    E = np.zeros(1, np.int64)
+    SCR = np.zeros(SCR_SIZE, np.int64)
+    R = np.zeros(1, np.uint64)
+    PR = np.zeros(1, np.uint64)
+    DOBS = np.zeros((1, 1), np.int64)
+    DLEG = np.zeros((1, 1), np.int64)
+    D = np.zeros((1, 1), np.int64)
+    row = np.zeros(N_ROW, np.int64)
+    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+    for i in range(start, stop):
+        game = first_game + i
+        reset(S, P, obs, level, opts, 0, 0)
+        R[0] = stream_start(seed, game, 0)
+        PR[0] = stream_start(seed, game, 1)
+        play(g, f, D)
+        if summary:
+            write_row(S, P, row, game)
+            _aggregate(row, agg)
+        else:
+            write_row(S, P, out[i], game)
+
+
+def _rows_py(f, T, prm, level, seed, first_game, n_games, opts, out, n_blocks):
+    agg = np.zeros(1, np.int64)
+    for b in prange(n_blocks):
+        start = b * n_games // n_blocks
+        stop = (b + 1) * n_games // n_blocks
+        block(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, False)
+
+
+def _summary_py(f, T, prm, level, seed, first_game, n_games, opts, aggs):
+    n_blocks = aggs.shape[0]
+    out = np.zeros((1, 1), np.int64)
+    for b in prange(n_blocks):
+        start = b * n_games // n_blocks
+        stop = (b + 1) * n_games // n_blocks
+        aggs[b, :] = 0
+        aggs[b, G_FIRST_ERROR] = -1
+        block(f, T, prm, level, seed, first_game, start, stop, opts, out, aggs[b], True)
+
+
+_I = types.int64
+_SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
+                         A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2)
+_ROWS_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2, _I)
+_SUMMARY_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2)
+
+block = njit(cache=True)(_block_py)
+_entries: dict = {}
+
+
+def entry(name: str):
+    """The compiled entry point ``single``, ``rows`` or ``summary`` (made on first use)."""
+    fn = _entries.get(name)
+    if fn is None:
+        if name == "single":
+            fn = njit(_SINGLE_SIG, cache=True)(_single_py)
+        elif name == "rows":
+            fn = njit(_ROWS_SIG, cache=True, parallel=True)(_rows_py)
+        elif name == "summary":
+            fn = njit(_SUMMARY_SIG, cache=True, parallel=True)(_summary_py)
+        else:
+            raise KeyError(name)
+        _entries[name] = fn
+    return fn
