@@ -220,3 +220,38 @@ def check_conservation(g):
     bad = {c: w for c, w in seen.items() if len(w) != 1}
     missing = [c for c in range(C.N_CARDS) if c not in seen]
     assert not bad and not missing, f"card conservation broken: dupes {bad}, missing {missing}"
+
+
+class AutoPolicy:
+    """A test policy: plays ``prefix`` (action names) first, then a fixed simple rule:
+    hazard -> skip if legal, else the lowest fight:<c>; fight -> draw, else end, else the
+    first legal; elsewhere 'done' if legal, else the first legal.  With ``stop_at`` (a
+    phase name, e.g. 'pirate') it stops there like an exhausted script."""
+
+    name = "auto"
+
+    def __init__(self, prefix=(), stop_at=None):
+        from sim.actions import action_id
+        self.prefix = [action_id(a) for a in prefix]
+        self.stop_at = stop_at
+        self.position = 0
+
+    def reset(self, seed, game):
+        self.position = 0
+
+    def choose(self, obs, legal, n_legal):
+        from sim.actions import A_DONE, A_DRAW, A_END, A_SKIP, action_name
+        import sim.observation as O
+        legal = [int(a) for a in legal[:n_legal]]
+        phase = O.PHASE_NAMES[int(obs[O.O_PHASE])]
+        if self.position < len(self.prefix):
+            self.position += 1
+            return self.prefix[self.position - 1]
+        if phase == self.stop_at:
+            raise RuleError(f"auto: the action list ran out at a {phase} decision; legal: "
+                            + ", ".join(action_name(a) for a in legal))
+        for preferred in ((A_SKIP,) if phase == "hazard" else (A_DRAW, A_END) if phase == "fight"
+                          else (A_DONE,)):
+            if preferred in legal:
+                return preferred
+        return legal[0]
