@@ -1,0 +1,99 @@
+"""Bad input gives a clear RuleError: level, options, deals, actions."""
+import pytest
+
+from helpers import make_deal, new_game, play
+from policies.scripted import ScriptedPolicy
+from sim.deal import load_deal
+from sim.reference import Game, IllegalAction
+from sim.rules import RuleError, check_level, parse_options
+
+
+@pytest.mark.parametrize("level", [0, 5, -1, "1", 1.0, True, None])
+def test_unknown_level(level):
+    with pytest.raises(RuleError, match="unknown level"):
+        check_level(level)
+    with pytest.raises(RuleError, match="unknown level"):
+        Game(level, 0, 0, ScriptedPolicy([]))
+
+
+@pytest.mark.parametrize("pairs,match", [
+    (["old_age=maybe"], "old_age must be one of"),
+    (["colour=red"], "unknown rule option 'colour'"),
+    (["step_minus1_stacks=yes"], "must be true or false"),
+    (["plus1_counts_destroyed"], "must look like NAME=VALUE"),
+])
+def test_bad_option_strings(pairs, match):
+    with pytest.raises(RuleError, match=match):
+        parse_options(pairs)
+
+
+def test_bad_option_keywords():
+    with pytest.raises(RuleError):
+        parse_options(old_age=True)
+    with pytest.raises(RuleError):
+        parse_options(step_minus1_stacks=1)
+    with pytest.raises(RuleError, match="unknown rule option"):
+        parse_options(old_ages="lose")
+    assert parse_options(["step_minus1_stacks=FALSE"]).step_minus1_stacks is False
+
+
+@pytest.mark.parametrize("level,deal,match", [
+    # wrong card counts
+    (1, lambda d: {**d, "robinson_stack": d["robinson_stack"][:-1]}, "missing"),
+    (2, lambda d: {**d, "robinson_stack": d["robinson_stack"][:-1],
+                   "aging_stack": d["aging_stack"] + [d["robinson_stack"][-1]]}, "19 cards"),
+    (1, lambda d: {**d, "hazard_stack": d["hazard_stack"][:-1]}, "30 hazard"),
+    # unknown card
+    (1, lambda d: {**d, "robinson_stack": d["robinson_stack"][:-1] + [99]}, "unknown card ids"),
+    (1, lambda d: {**d, "pirates": [59, -1]}, "unknown card ids"),
+    # duplicate card
+    (1, lambda d: {**d, "robinson_stack": d["robinson_stack"][:-1] + [0]}, "more than once"),
+    (1, lambda d: {**d, "hazard_stack": d["hazard_stack"][:-1] + [29]}, "duplicates"),
+    (1, lambda d: {**d, "pirates": [59, 59]}, "two different pirate"),
+    # wrong kinds / level
+    (1, lambda d: {**d, "pirates": [59, 29]}, "pirate"),
+    (1, lambda d: {**d, "aging_stack": d["aging_stack"] + [21]}, "not allowed"),
+    (1, lambda d: {**d, "robinson_stack": [True] + d["robinson_stack"][1:]}, "list of card ids"),
+    (1, lambda d: {**d, "shuffle": []}, "unknown deal keys"),
+])
+def test_malformed_deal(level, deal, match):
+    d = deal(make_deal(level))
+    with pytest.raises(RuleError, match=match):
+        new_game([], level, d).set_up()
+
+
+def test_deal_json_errors(tmp_path):
+    with pytest.raises(RuleError, match="not valid JSON"):
+        load_deal("{nope")
+    with pytest.raises(RuleError, match="not found"):
+        load_deal(str(tmp_path / "missing.json"))
+    f = tmp_path / "deal.json"
+    f.write_text('{"pirates": [60, 61]}')
+    assert load_deal(str(f)) == {"pirates": [60, 61]}
+
+
+def test_illegal_scripted_action_names_action_and_legal_ones():
+    """An action that is not legal: IllegalAction (a RuleError) naming the action, the
+    decision and every legal action."""
+    with pytest.raises(IllegalAction) as err:
+        play(["fight:40"], hazards=[29, 31])
+    msg = str(err.value)
+    assert "'fight:40'" in msg and "hazard decision" in msg
+    assert "legal: fight:29, fight:31" in msg
+    assert isinstance(err.value, RuleError)
+    with pytest.raises(IllegalAction, match=r"'end'.*legal: draw, pay"):
+        play(["fight:29", "end"], hazards=[29, 31])
+
+
+def test_unknown_action_name():
+    with pytest.raises(RuleError, match="unknown action 'fite:29'"):
+        ScriptedPolicy(["fite:29"])
+    with pytest.raises(RuleError, match="unknown action"):
+        ScriptedPolicy(["use:69"])
+
+
+def test_script_running_out_is_a_clear_error():
+    g = new_game(["fight:29"], 1, make_deal(1, hazards=[29, 31]))
+    with pytest.raises(RuleError, match="ran out after 1 actions at a fight decision; "
+                                        "legal: draw, pay"):
+        g.play()
