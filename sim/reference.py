@@ -158,7 +158,9 @@ class Game:
         if self.deal:
             from .deal import apply_deal
             apply_deal(self, self.deal)
-        self.aging_in_game = len(self.aging_stack) + sum(C.IS_AGING[c] for c in self.robinson_stack)
+        # int(): a sum of numpy bools is a numpy int, which made the plus2_per_aging pirate's
+        # value (R9.5) and fight_end.won numpy scalars that JSON traces cannot hold
+        self.aging_in_game = int(len(self.aging_stack) + sum(C.IS_AGING[c] for c in self.robinson_stack))
         self.life, self.max_life = start_life(self.level)                   # R2.5
         self.emit("setup", robinson_stack=top_first(self.robinson_stack),
                   hazard_stack=top_first(self.hazard_stack), aging_stack=top_first(self.aging_stack),
