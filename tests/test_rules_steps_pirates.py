@@ -3,6 +3,7 @@
 Pirates: 59 6/20, 60 7/25, 64 7/16 extra cards cost 2, 65 9/22 half the cards count,
 66 10/52 +1 per card, 67 5/* +2 per aging card, 68 */* remaining hazards.
 """
+import json
 import math
 
 from helpers import (GENIUS, STUPID1, STUPID2, AutoPolicy, events, fight, last, legal_at_stop,
@@ -196,7 +197,10 @@ def test_r9_5_plus2_per_aging_fixed_at_fight_start():
 
 def test_r9_5_plus2_per_aging_counts_the_setup_card():
     """R9.5 plus2_per_aging: at level 2 the set-up aging card has left the aging stack:
-    value 2 at once."""
-    g = play_stacked(["pirate:67"], level=2, hazard_stack=[], hazard_discard=[],
-                     pirates=[67, 59])
+    value 2 at once (a plain int: the trace must stay JSON, TRACE.md)."""
+    g = play_stacked(["pirate:67", "draw", "end"], level=2, hazard_stack=[], hazard_discard=[],
+                     pirates=[67, 59], robinson=[57])
     assert last(g, "fight_start")["value"] == 2
+    assert type(last(g, "fight_start")["value"]) is int
+    assert type(last(g, "fight_end")["won"]) is bool and last(g, "fight_end")["won"]
+    json.dumps(g.trace)
