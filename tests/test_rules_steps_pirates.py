@@ -200,7 +200,7 @@ def test_r9_5_plus2_per_aging_counts_the_setup_card():
     value 2 at once (a plain int: the trace must stay JSON, TRACE.md)."""
     g = play_stacked(["pirate:67", "draw", "end"], level=2, hazard_stack=[], hazard_discard=[],
                      pirates=[67, 59], robinson=[57])
-    assert last(g, "fight_start")["value"] == 2
-    assert type(last(g, "fight_start")["value"]) is int
-    assert type(last(g, "fight_end")["won"]) is bool and last(g, "fight_end")["won"]
+    start, end = events(g, "fight_start")[0], events(g, "fight_end")[0]
+    assert start["opponent"] == 67 and start["value"] == 2 and type(start["value"]) is int
+    assert type(end["won"]) is bool and end["won"]
     json.dumps(g.trace)

@@ -1,0 +1,240 @@
+"""Random-play conformance of the reference engine: invariants checked before every decision
+and every trace line validated against TRACE.md.
+
+Two policies: the project's ``random`` policy (1,000 games per level; it usually dies in
+green) and ``Greedy``, a simple test-only strategy that reaches yellow, red and the pirates.
+"""
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import sim.cards as C
+import sim.observation as O
+from helpers import check_conservation
+from policies import load_policy
+from sim.actions import A_DONE, A_DRAW, A_END, A_MORE, A_PAY, A_USE, action_name
+from sim.reference import Game
+from sim.rules import CAUSE_NAMES, STEP_NAMES, Options
+
+INT, BOOL, STR, DICT = "int", "bool", "str", "dict"
+INTS, OPT_INT = "ints", "int|null"
+# TRACE.md events: field -> type (every field required; extra ones only under "x")
+SCHEMA = {
+    "setup": {"robinson_stack": INTS, "hazard_stack": INTS, "aging_stack": INTS,
+              "pirates": INTS, "life": INT, "max_life": INT},
+    "step": {"step": STR, "hazard_stack": INTS},
+    "hazards_drawn": {"cards": INTS},
+    "hazard_choice": {"fight": OPT_INT, "discarded": INTS},
+    "pirate_choice": {"fight": INT},
+    "fight_start": {"opponent": INT, "kind": STR, "free_cards": INT, "value": INT},
+    "draw": {"card": INT, "side": STR, "cost": INT, "reason": STR},
+    "reshuffle": {"aging_added": OPT_INT, "robinson_stack": INTS},
+    "ability": {"card": INT, "ability": STR, "target": OPT_INT, "via_copy": OPT_INT,
+                "detail": DICT},
+    "life": {"delta": INT, "life": INT, "reason": STR},
+    "fight_end": {"total": INT, "value": INT, "won": BOOL, "life_paid": INT, "destroyed": INTS,
+                  "removed": INTS},
+    "game_end": {"won": BOOL, "cause": STR, "life": INT, "score": INT, "step": STR},
+}
+ENUMS = {
+    ("step", "step"): set(STEP_NAMES), ("game_end", "step"): set(STEP_NAMES),
+    ("fight_start", "kind"): {"hazard", "pirate"},
+    ("draw", "side"): {"left", "right"},
+    ("draw", "reason"): {"free", "paid", "ability", "exchange", "replace"},
+    ("ability", "ability"): set(C.ABILITY_NAMES) - {"none"},
+    ("life", "reason"): {"paid_draw", "lost_fight", "aging", "ability"},
+    ("game_end", "cause"): set(CAUSE_NAMES),
+}
+
+
+def _is_int(v):
+    return type(v) is int           # not bool, not numpy
+
+
+def check_type(kind, v):
+    if kind == INT:
+        return _is_int(v)
+    if kind == OPT_INT:
+        return v is None or _is_int(v)
+    if kind == BOOL:
+        return type(v) is bool
+    if kind == STR:
+        return type(v) is str
+    if kind == DICT:
+        return type(v) is dict
+    if kind == INTS:
+        return type(v) is list and all(_is_int(c) and 0 <= c < C.N_CARDS for c in v)
+    raise AssertionError(kind)
+
+
+def validate_trace(trace, max_life):
+    """Every line valid against TRACE.md, JSON-serialisable; order: setup, step green first,
+    game_end once and last; life events consistent with a running life count."""
+    assert trace[0]["e"] == "setup" and trace[1] == {
+        "e": "step", "step": "green", "hazard_stack": trace[0]["hazard_stack"]}
+    assert trace[-1]["e"] == "game_end"
+    assert sum(e["e"] == "game_end" for e in trace) == 1
+    json.loads(json.dumps(trace))
+    life = trace[0]["life"]
+    for ev in trace:
+        name = ev.get("e")
+        assert name in SCHEMA, f"unknown event {ev}"
+        fields = set(ev) - {"e", "x"}
+        assert fields == set(SCHEMA[name]), f"fields of {ev}"
+        for field, kind in SCHEMA[name].items():
+            assert check_type(kind, ev[field]), f"{field} of {ev}"
+            if (name, field) in ENUMS:
+                assert ev[field] in ENUMS[name, field], f"{field} of {ev}"
+        if name == "hazards_drawn":
+            assert len(ev["cards"]) in (1, 2)
+        if name == "setup":
+            assert len(ev["pirates"]) == 2
+        if name == "draw":
+            assert ev["cost"] >= 0 and (ev["cost"] > 0) == (ev["reason"] == "paid")
+        if name == "life":
+            assert ev["delta"] != 0
+            life += ev["delta"]
+            assert ev["life"] == life and 0 <= life <= max_life
+        if name == "ability" and ev["ability"] == "sort3":
+            assert set(ev["detail"]) == {"seen", "discarded", "order"}
+        if name == "game_end":
+            assert ev["life"] == life
+            assert ev["won"] == (ev["cause"] == "won")
+
+
+class CheckedGame(Game):
+    """Checks the invariants before every decision."""
+
+    decisions = 0
+
+    def decide(self, phase, legal):
+        check_conservation(self)
+        assert 0 <= self.life <= self.max_life
+        assert legal and len(set(legal)) == len(legal)
+        obs = self.observation(phase)
+        assert obs[O.O_LIFE] == self.life and obs[O.O_PHASE] == phase
+        if self.fight is not None:
+            assert self.fight.free_left >= 0
+            assert not (self.fight.face_down - set(self.fight.cards()))
+        CheckedGame.decisions += 1
+        return super().decide(phase, legal)
+
+
+class Greedy:
+    """Test-only strategy: fight the hazard with the lowest value (skip the last one), use
+    abilities when useful (double the best card, destroy/exchange/below the worst), draw free
+    cards, end when the (estimated) total reaches the value, pay while life > 5 and 2 or
+    less are missing (always against a pirate), else end; destroy the worst card after a loss; random elsewhere."""
+
+    name = "greedy-test"
+
+    def reset(self, seed, game):
+        self.rng = np.random.default_rng([seed, game])
+
+    @staticmethod
+    def _fight_cards(obs):
+        return [c for c in range(C.N_CARDS)
+                if obs[O.ZONE + c] in (O.Z_FIGHT_LEFT, O.Z_FIGHT_RIGHT)
+                and not obs[O.FLAGS + c] & O.F_FACE_DOWN]
+
+    def _total(self, obs):
+        return sum(int(C.FIGHT_VALUE[c]) * (2 if obs[O.FLAGS + c] & O.F_DOUBLED else 1)
+                   for c in self._fight_cards(obs))
+
+    def choose(self, obs, legal, n_legal):
+        legal = [int(a) for a in legal[:n_legal]]
+        phase = int(obs[O.O_PHASE])
+        card_of = {a: int(action_name(a).split(":")[1]) for a in legal if ":" in action_name(a)}
+        value = lambda a: int(C.FIGHT_VALUE[card_of[a]])           # noqa: E731
+        if phase == O.PH_HAZARD:
+            if 3 in legal:                                           # skip
+                return 3
+            step = min(int(obs[O.O_STEP]), 2)
+            return min(legal, key=lambda a: C.HAZARD_VALUE[card_of[a], step])
+        if phase == O.PH_FIGHT:
+            total = self._total(obs)
+            target = obs[O.O_FIGHT_VALUE] - (0 if obs[O.O_OPPONENT_IS_PIRATE] else
+                                              3 * obs[O.O_STEP_MINUS])
+            uses = [a for a in legal if A_USE <= a < A_USE + C.N_CARDS]
+            if uses and (total < target or self.rng.random() < 0.3):
+                return uses[int(self.rng.integers(len(uses)))]
+            if A_DRAW in legal:
+                return A_DRAW
+            if A_END in legal and (total >= target or obs[O.O_OPPONENT_IS_PIRATE]):
+                return A_END
+            if A_PAY in legal and (obs[O.O_OPPONENT_IS_PIRATE]
+                                   or (obs[O.O_LIFE] > 5 and target - total <= 2)):
+                return A_PAY
+            return A_END if A_END in legal else legal[0]
+        if phase == O.PH_TARGET:
+            cards = [a for a in legal if a in card_of]
+            if not cards:
+                return legal[0]
+            if obs[O.O_PENDING_ABILITY] == C.AB_DOUBLE:
+                return max(cards, key=value)
+            if obs[O.O_PENDING_ABILITY] == C.AB_COPY:
+                return cards[int(self.rng.integers(len(cards)))]
+            return min(cards, key=value)
+        if phase == O.PH_DESTROY:
+            worst = min(legal[1:], key=value)
+            return worst if value(worst) <= 0 else A_DONE
+        if phase in (O.PH_MORE, O.PH_SORT_TAKE) and A_MORE in legal:
+            return A_MORE if self.rng.random() < 0.7 else A_DONE
+        if phase == O.PH_SORT_DISCARD:
+            worst = min(legal[1:], key=value)
+            return worst if value(worst) < 0 else A_DONE
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class ShortGame(CheckedGame):
+    """A checked game whose hazard stack is cut to its top 2-9 cards after set-up (the rest
+    are put out of the game as removed), so that yellow, red and the pirates come soon."""
+
+    def set_up(self):
+        super().set_up()
+        keep = 2 + self.game_index % 8
+        self.removed.extend(self.hazard_stack[:-keep])
+        self.hazard_stack = self.hazard_stack[-keep:]
+
+
+def run_games(policy, level, n, options=None, seed=1234, game_class=CheckedGame):
+    causes, steps = Counter(), Counter()
+    for game in range(n):
+        g = game_class(level, seed, game, policy, options or Options())
+        g.play()
+        check_conservation(g)
+        validate_trace(g.trace, g.max_life)
+        assert g.score == g.trace[-1]["score"] == g.compute_score()
+        causes[g.cause] += 1
+        steps[g.trace[-1]["step"]] += 1
+    return causes, steps
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_random_policy_conformance(level):
+    """1,000 random games per level: every invariant holds before every decision and every
+    trace is valid."""
+    causes, steps = run_games(load_policy("random"), level, 1000)
+    assert sum(causes.values()) == 1000
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_greedy_policy_conformance_reaches_later_steps(level):
+    """200 full games per level of the test strategy (most reach yellow), then 200 games
+    with a short hazard stack that reach red and the pirates: same checks."""
+    causes, steps = run_games(Greedy(), level, 200, seed=99)
+    assert steps["yellow"] + steps["red"] + steps["pirates"] > 100, steps
+    causes, steps = run_games(Greedy(), level, 200, seed=5, game_class=ShortGame)
+    assert steps["pirates"] > 50, steps
+    assert len(causes) >= 2, causes
+
+
+@pytest.mark.parametrize("options", [Options(old_age="continue"),
+                                     Options(step_minus1_stacks=False,
+                                             plus1_counts_destroyed=False)])
+def test_conformance_with_options(options):
+    """The same checks with non-default options."""
+    run_games(Greedy(), 1, 150, options=options, seed=7)
+    run_games(load_policy("random"), 3, 300, options=options, seed=7)
