@@ -168,7 +168,7 @@ def perform(g, f, ab, actor, source, via):
             if m == 1:
                 draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0)
     elif ab == C.AB_DESTROY or ab == C.AB_DOUBLE:                        # R5.3, R5.4
-        t = choose_target(g, f, ab, actor, False)
+        t = choose_target(g, f, ab, actor, actor < 0)
         if t < 0:
             return
         ev_ability(S, E, source, ab, t, via, -1)
@@ -191,7 +191,7 @@ def perform(g, f, ab, actor, source, via):
             if draw_into_fight(S, P, obs, E, R, T, left, R_EXCHANGE, 0) < 0:
                 return
     elif ab == C.AB_BELOW_PILE:                                          # R5.9
-        t = choose_target(g, f, ab, actor, False)
+        t = choose_target(g, f, ab, actor, actor < 0)
         if t < 0:
             return
         ev_ability(S, E, source, ab, t, via, -1)

@@ -154,10 +154,11 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     _set_threads(threads)
     out = np.zeros((int(n_games), N_ROW), np.int64)
     if n_games > 0:
-        runner.entry("rows")(policy_function(policy), _T,
-                             np.ascontiguousarray(policy.params, dtype=np.float64), level,
-                             int(seed), int(first_game), int(n_games), _opts(options), out,
-                             _n_blocks(int(n_games)))
+        aggs = np.zeros((_n_blocks(int(n_games)), runner.AGG_SIZE), np.int64)
+        runner.entry("batch")(policy_function(policy), _T,
+                              np.ascontiguousarray(policy.params, dtype=np.float64), level,
+                              int(seed), int(first_game), int(n_games), _opts(options), out,
+                              aggs)
     bad = np.flatnonzero(out[:, K_ERR])
     if len(bad):
         r = out[bad[0]]
@@ -192,8 +193,8 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
     while done < n_games:
         k = min(int(chunk), n_games - done)
         aggs = np.zeros((_n_blocks(k), R.AGG_SIZE), np.int64)
-        R.entry("summary")(fn, _T, prm, level, int(seed), int(first_game + done), k,
-                           _opts(options), aggs)
+        R.entry("batch")(fn, _T, prm, level, int(seed), int(first_game + done), k,
+                         _opts(options), np.zeros((1, 1), np.int64), aggs)
         fe = aggs[:, R.G_FIRST_ERROR]
         if first_error < 0 and (fe >= 0).any():
             first_error = int(fe[fe >= 0].min())

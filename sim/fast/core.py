@@ -6,7 +6,7 @@ game sets ``S[S_OVER]`` and the caller returns at once.
 """
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, types
 
 from sim import observation as O
 from sim.actions import A_DONE, A_MORE
@@ -14,7 +14,7 @@ from sim.cards import AB_AGING_STOP
 from sim.rng import nb_below
 from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE, PIRATES
 from sim.cards import PA_EXTRA_COSTS_2, N_CARDS
-from .layout import (CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_SORT, P_BUDGET, P_BEATEN,
+from .layout import (A_I64, A_I64_2, A_U64, G_TYPE, POLICY_TYPE, CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_SORT, P_BUDGET, P_BEATEN,
                      P_RDISC, P_HDISC, S_LIFE, S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS,
                      S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT, S_OPP,
                      S_IS_PIRATE, S_FVALUE, S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS,
@@ -23,13 +23,14 @@ from .layout import (CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_SORT, P_BUDGET
                      EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
                      ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL, R_FREE)
 
+_I = types.int64
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
 N_FIGHTING = 59
 
 
 # --- piles ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(types.void(A_U64, A_I64, _I, _I), cache=True)
 def shuffle_slice(R, a, start, n):
     """sim.rng shuffle of a[start:start+n] (already sorted by id), bottom first."""
     for i in range(n - 1, 0, -1):
@@ -39,7 +40,7 @@ def shuffle_slice(R, a, start, n):
         a[start + j] = t
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64, _I, _I, _I), cache=True)
 def push(S, P, obs, pile, card, zone):
     n = S[CNT + pile]
     P[pile, n] = card
@@ -47,14 +48,14 @@ def push(S, P, obs, pile, card, zone):
     obs[_ZONE + card] = zone
 
 
-@njit(cache=True)
+@njit(_I(A_I64, A_I64_2, _I), cache=True)
 def pop(S, P, pile):
     n = S[CNT + pile] - 1
     S[CNT + pile] = n
     return P[pile, n]
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, _I, _I), cache=True)
 def remove_at(S, P, pile, i):
     """Remove P[pile, i] keeping the order of the others."""
     n = S[CNT + pile]
@@ -63,7 +64,7 @@ def remove_at(S, P, pile, i):
     S[CNT + pile] = n - 1
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, _I), cache=True)
 def fight_insert(S, P, card):
     """The fight pile is kept sorted by id (R4.5 lists, legal actions ascending)."""
     n = S[CNT + P_FIGHT]
@@ -75,7 +76,7 @@ def fight_insert(S, P, card):
     S[CNT + P_FIGHT] = n + 1
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, _I), cache=True)
 def fight_remove(S, P, card):
     n = S[CNT + P_FIGHT]
     for i in range(n):
@@ -84,7 +85,7 @@ def fight_remove(S, P, card):
             return
 
 
-@njit(cache=True)
+@njit(types.boolean(A_I64, A_I64_2, _I, _I), cache=True)
 def in_pile(S, P, pile, card):
     for i in range(S[CNT + pile]):
         if P[pile, i] == card:
@@ -93,7 +94,7 @@ def in_pile(S, P, pile, card):
 
 
 # --- trace ---------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(types.boolean(A_I64, A_I64, _I), cache=True)
 def ev_room(S, E, need):
     """True if the trace is on and has room for ``need`` more slots."""
     if S[S_TRACE] == 0:
@@ -105,7 +106,7 @@ def ev_room(S, E, need):
     return True
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64, _I, _I, _I, _I, _I), cache=True)
 def ev4(S, E, code, a, b, c, d):
     if ev_room(S, E, 5):
         p = S[S_EPOS]
@@ -117,7 +118,7 @@ def ev4(S, E, code, a, b, c, d):
         S[S_EPOS] = p + 5
 
 
-@njit(cache=True)
+@njit(_I(A_I64, A_I64, _I, _I, _I, _I, _I), cache=True)
 def ev_ability(S, E, card, ability, target, via, gained):
     """An ``ability`` event; returns its position (sort3 fills its detail later)."""
     if not ev_room(S, E, ABILITY_EV_W):
@@ -136,7 +137,7 @@ def ev_ability(S, E, card, ability, target, via, gained):
     return p
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64, _I), cache=True)
 def ev_pile(S, P, E, pile):
     """Append count then the pile's cards, top first."""
     p = S[S_EPOS]
@@ -148,7 +149,7 @@ def ev_pile(S, P, E, pile):
 
 
 # --- observation and decisions ---------------------------------------------------------------
-@njit(cache=True)
+@njit(types.boolean(A_I64, A_I64_2, A_I64, A_I64_2), cache=True)
 def free_open(S, P, obs, T):
     """R4.2/R4.3/R6.4: a free card may be drawn now."""
     if S[S_IN_FIGHT] == 0 or S[S_FREE_LEFT] <= 0 or S[S_FREE_CLOSED] != 0:
@@ -161,7 +162,7 @@ def free_open(S, P, obs, T):
     return True
 
 
-@njit(cache=True)
+@njit(_I(A_I64, A_I64_2), cache=True)
 def paid_cost(S, T):
     """R4.3, R9.5 extra_card_costs_2."""
     if S[S_IN_FIGHT] != 0 and S[S_IS_PIRATE] != 0 and T[T_PABILITY, S[S_OPP]] == PA_EXTRA_COSTS_2:
@@ -169,7 +170,7 @@ def paid_cost(S, T):
     return 1
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64, A_I64_2, _I), cache=True)
 def sync_obs(S, P, obs, T, phase):
     """The scalars of the observation (zones and flags are kept up to date as things move)."""
     obs[O.O_PHASE] = phase
@@ -203,7 +204,7 @@ def sync_obs(S, P, obs, T, phase):
     obs[O.O_TURN] = S[S_TURN]
 
 
-@njit(cache=True)
+@njit(_I(G_TYPE, POLICY_TYPE, _I, _I), cache=True)
 def ask(g, f, phase, n):
     """Hand the observation and the legal actions L[:n] to the policy; check the answer.
     An illegal answer ends the game with an error (S_ERR) and returns -1."""
@@ -232,7 +233,7 @@ def ask(g, f, phase, n):
     return -1
 
 
-@njit(cache=True)
+@njit(_I(G_TYPE, POLICY_TYPE), cache=True)
 def ask_more(g, f):
     """A done/more decision; returns 1 for more, 0 for done, -1 if the game ended."""
     L = g[3]
@@ -245,7 +246,7 @@ def ask_more(g, f):
 
 
 # --- life (R4.10, R5.1) ----------------------------------------------------------------------
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64, _I, _I), cache=True)
 def pay_life(S, E, amount, reason):
     """Pay life to the reserve; without enough, pay what there is and lose (R4.10)."""
     life = S[S_LIFE]
@@ -259,14 +260,14 @@ def pay_life(S, E, amount, reason):
 
 
 # --- drawing (R4.2, R4.3, R7) ----------------------------------------------------------------
-@njit(cache=True)
+@njit(types.boolean(A_I64), cache=True)
 def can_draw(S):
     """A card can be drawn, or trying reaches old age (R7.2, R7.3)."""
     return (S[CNT + P_RSTACK] > 0 or S[S_OPT_CONT] == 0 or S[CNT + P_RDISC] > 0
             or S[CNT + P_AGING] > 0)
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64, A_I64, A_U64), cache=True)
 def reshuffle(S, P, obs, E, R):
     """R7.1/R7.2: top aging card (unseen) + robinson_discard become the new stack."""
     if S[CNT + P_AGING] > 0:
@@ -295,7 +296,7 @@ def reshuffle(S, P, obs, E, R):
         ev_pile(S, P, E, P_RSTACK)
 
 
-@njit(cache=True)
+@njit(_I(A_I64, A_I64_2, A_I64, A_I64, A_U64), cache=True)
 def take_top(S, P, obs, E, R):
     """Take the top Robinson card, reshuffling first if the stack is empty (R7.1); -1 if the
     game ended."""
@@ -310,7 +311,7 @@ def take_top(S, P, obs, E, R):
     return card
 
 
-@njit(cache=True)
+@njit(_I(A_I64, A_I64_2, A_I64, A_I64, A_U64, A_I64_2, types.boolean, _I, _I), cache=True)
 def draw_into_fight(S, P, obs, E, R, T, left, reason, cost):
     """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10)."""
     card = take_top(S, P, obs, E, R)

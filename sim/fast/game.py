@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from sim import cards as C
 from sim import observation as O
@@ -11,7 +11,7 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, GREEN, PIRATES
 from .core import ask, ev4, ev_pile, ev_room, pop, push, shuffle_slice
 from .fight import run_fight
-from .layout import (CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_FIGHT, P_HDISC, P_HDRAWN,
+from .layout import (A_I64, A_I64_2, A_U64, G_TYPE, POLICY_TYPE, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_FIGHT, P_HDISC, P_HDRAWN,
                      P_HSTACK, P_PIRATES, P_RDISC, P_RSTACK, P_SORT, P_BUDGET, S_AGING_IN_GAME,
                      S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_KT, S_LEVEL, S_LIFE,
                      S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
@@ -22,6 +22,7 @@ from .layout import (CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_FIGHT, P_HD
                      K_SCORE, K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_ERR_ACTION,
                      K_ERR_PHASE)
 
+_I = types.int64
 _ZONE = O.ZONE
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 FIRST_HAZARD, FIRST_PIRATE = C.HAZARD_IDS[0], C.PIRATE_IDS[0]
@@ -60,7 +61,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] = opts[2]
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64_2, _I, _I), cache=True)
 def _override(S, P, D, k, pile):
     """Deal row k (count, ids top first; count -1 = not given) replaces a pile (sim.deal)."""
     n = D[k, 0]
@@ -136,7 +137,7 @@ def set_up(g, D):
     _step_event(S, P, E)
 
 
-@njit(cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64), cache=True)
 def _step_event(S, P, E):
     if ev_room(S, E, 40):
         p = S[S_EPOS]
@@ -146,7 +147,7 @@ def _step_event(S, P, E):
         ev_pile(S, P, E, P_HSTACK)
 
 
-@njit(cache=True)
+@njit(types.void(G_TYPE, _I), cache=True)
 def start_step(g, step):
     """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
     S, P, obs, E, R = g[0], g[1], g[2], g[4], g[7]
@@ -201,7 +202,7 @@ def hazard_turn(g, f):
         ev4(S, E, EV_HAZ_CHOICE, chosen, nd, d if nd else 0, 0)
         S[S_EPOS] -= 1 if nd else 2
     if chosen >= 0:
-        run_fight(g, f, chosen, False)
+        run_fight(g, f, chosen, S[S_STEP] == PIRATES)
 
 
 @njit(cache=True)
@@ -222,7 +223,7 @@ def pirate_fights(g, f):
             E[p] = EV_PIRATE_CHOICE
             E[p + 1] = pirate
             S[S_EPOS] = p + 2
-        run_fight(g, f, pirate, True)
+        run_fight(g, f, pirate, S[S_STEP] == PIRATES)
         if S[S_OVER]:
             return
 

@@ -86,3 +86,6 @@ A_F64 = types.Array(types.float64, 1, 'C')
 A_U64 = types.Array(types.uint64, 1, 'C')
 POLICY_SIG = types.int64(A_I64, A_I64, types.int64, A_F64, A_U64)
 POLICY_TYPE = types.FunctionType(POLICY_SIG)
+# the state tuple g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+G_TYPE = types.Tuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64, A_F64,
+                      A_I64_2, A_I64_2))

@@ -105,45 +105,36 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
             write_row(S, P, out[i], game)
 
 
-def _rows_py(f, T, prm, level, seed, first_game, n_games, opts, out, n_blocks):
-    agg = np.zeros(1, np.int64)
-    for b in prange(n_blocks):
-        start = b * n_games // n_blocks
-        stop = (b + 1) * n_games // n_blocks
-        block(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, False)
-
-
-def _summary_py(f, T, prm, level, seed, first_game, n_games, opts, aggs):
+def _batch_py(f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
+    """prange over blocks of games; rows into ``out`` (n_games x N_ROW), or, when ``out`` has
+    one column, aggregates per block into ``aggs[block]`` (summary mode)."""
     n_blocks = aggs.shape[0]
-    out = np.zeros((1, 1), np.int64)
+    summary = out.shape[1] == 1
     for b in prange(n_blocks):
         start = b * n_games // n_blocks
         stop = (b + 1) * n_games // n_blocks
         aggs[b, :] = 0
         aggs[b, G_FIRST_ERROR] = -1
-        block(f, T, prm, level, seed, first_game, start, stop, opts, out, aggs[b], True)
+        block(f, T, prm, level, seed, first_game, start, stop, opts, out, aggs[b], summary)
 
 
 _I = types.int64
 _SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
                          A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2)
-_ROWS_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2, _I)
-_SUMMARY_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2)
+_BATCH_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2, A_I64_2)
 
 block = njit(cache=True)(_block_py)
 _entries: dict = {}
 
 
 def entry(name: str):
-    """The compiled entry point ``single``, ``rows`` or ``summary`` (made on first use)."""
+    """The compiled entry point ``single`` or ``batch`` (made on first use)."""
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
             fn = njit(_SINGLE_SIG, cache=True)(_single_py)
-        elif name == "rows":
-            fn = njit(_ROWS_SIG, cache=True, parallel=True)(_rows_py)
-        elif name == "summary":
-            fn = njit(_SUMMARY_SIG, cache=True, parallel=True)(_summary_py)
+        elif name == "batch":
+            fn = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
         else:
             raise KeyError(name)
         _entries[name] = fn

@@ -1,0 +1,93 @@
+"""The fast engine's own guarantees: thread/chunk independence, summary = rows, errors,
+scripted actions, the policy signature."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from policies import Policy, load_policy
+from sim.fast import iter_batches, play_fast, policy_function, run_batch, run_summary
+from sim.fast.layout import POLICY_SIG
+from sim.reference import play_game
+from sim.rules import RuleError
+
+
+def _policy():
+    from policies import builtin_policies
+    pols = builtin_policies()
+    return pols.get("cull-green", pols["random"])
+
+
+def test_threads_and_chunks_give_identical_rows():
+    pol = _policy()
+    a = run_batch(2, 5, 100, 700, pol, threads=1)
+    b = run_batch(2, 5, 100, 700, pol, threads=2)
+    chunks = list(iter_batches(2, 5, 700, pol, threads=2, chunk=97, first_game=100))
+    c = {k: np.concatenate([ch[k] for ch in chunks]) for k in a}
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+        assert np.array_equal(a[k], c[k]), k
+    assert list(a["game"]) == list(range(100, 800))
+
+
+def test_summary_matches_rows():
+    pol = _policy()
+    rows = run_batch(3, 8, 0, 900, pol, threads=2)
+    s1 = run_summary(3, 8, 900, pol, threads=1, chunk=250)
+    s2 = run_summary(3, 8, 900, pol, threads=2, chunk=900)
+    for s in (s1, s2):
+        assert s["games"] == 900 and s["wins"] == rows["won"].sum()
+        assert s["sum_score"] == rows["score"].sum()
+        assert [s["causes"][k] for k in ("won", "no_life", "old_age", "no_cards")] == \
+            list(np.bincount(rows["cause"], minlength=4))
+        hist = np.zeros_like(s["score_hist"])
+        np.add.at(hist, np.clip(rows["score"], -250, 350) + 250, 1)
+        assert np.array_equal(hist, s["score_hist"])
+        assert s["pirate_games"].sum() == 1800 and s["pair_games"].sum() == 900
+        assert s["fights_lost"][0] == rows["fights_lost_green"].sum()
+    for k in s1:
+        assert np.array_equal(np.asarray(s1[k]), np.asarray(s2[k])) if isinstance(
+            s1[k], np.ndarray) else s1[k] == s2[k]
+
+
+@njit(cache=True)
+def _bad_decide(obs, legal, n_legal, params, rng):
+    return 3 if obs[0] == 3 else legal[0]    # 'skip' at the first fight decision: illegal
+
+
+def test_illegal_action_names_policy_action_phase():
+    bad = Policy("bad-policy", _bad_decide)
+    with pytest.raises(RuleError, match=r"bad-policy.*'skip'.*fight"):
+        play_fast(1, 0, 0, bad)
+    with pytest.raises(RuleError, match=r"bad-policy.*'skip'.*fight.*game 3"):
+        run_batch(1, 0, 3, 5, bad)
+    with pytest.raises(RuleError, match=r"bad-policy"):
+        run_summary(1, 0, 5, bad)
+
+
+def test_scripted_actions_replay_a_game():
+    pol = load_policy("random")
+    rec = []
+
+    class Rec:
+        name = "rec"
+
+        def reset(self, s, g):
+            pol.reset(s, g)
+
+        def choose(self, obs, legal, n):
+            a = pol.choose(obs, legal, n)
+            rec.append(a)
+            return a
+    g = play_game(2, 4, 9, Rec())
+    f = play_fast(2, 4, 9, None, actions=rec)
+    assert f["trace"] == g.trace
+    with pytest.raises(RuleError, match="ran out"):
+        play_fast(2, 4, 9, None, actions=rec[:3])
+
+
+def test_policy_function_has_the_engine_signature():
+    fn = policy_function(load_policy("random"))
+    assert fn.signatures == [POLICY_SIG.args]
+    assert policy_function(load_policy("random")) is fn
