@@ -156,22 +156,75 @@ def _half_count_total(obs, n, zero1, zero2):
 
 
 @njit(cache=True)
+def deck_worth(c):
+    """What a card is worth in Robinson's deck for good (destroy decisions): its value, its
+    ability, and a penalty for aging cards (they score -5, R10.3)."""
+    return FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
+
+
+@njit(cache=True)
+def fight_worth(obs, c):
+    """What a face-up card is still worth in this fight: its value and an unused ability."""
+    w = float(card_value(obs, c))
+    if IS_AGING[c]:
+        w += ABILITY_WORTH[ABILITY[c]]
+    elif not obs[O.FLAGS + c] & O.F_USED:
+        w += ABILITY_WORTH[ABILITY[c]]
+    return w
+
+
+@njit(cache=True)
 def worst_fight_card(obs, exclude, max_value):
-    """The fight card a player most wants gone (aging first, then lowest value), value cap."""
+    """The fight card a player most wants gone for good (lowest deck worth <= max_value)."""
     best = -1
     best_key = 1e9
     for c in range(N_CARDS):
         if c == exclude or not in_fight(obs, c) or obs[O.FLAGS + c] & O.F_FACE_DOWN:
             continue
-        key = card_value(obs, c) + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
+        key = deck_worth(c)
         if key <= max_value and key < best_key:
             best, best_key = c, key
     return best
 
 
 @njit(cache=True)
+def weakest_in_fight(obs, exclude):
+    """The face-up card worth least in this fight (exchange / below_pile), and its worth."""
+    best = -1
+    best_key = 1e9
+    for c in range(N_CARDS):
+        if c == exclude or not in_fight(obs, c) or obs[O.FLAGS + c] & O.F_FACE_DOWN:
+            continue
+        key = fight_worth(obs, c)
+        if key < best_key:
+            best, best_key = c, key
+    return best, best_key
+
+
+@njit(cache=True)
+def cull_count(obs, budget, max_value):
+    """How many fight cards a loss with this budget would destroy (R4.8), choosing like
+    destroy_choice: aging cards (cost 2) first, then cards worth <= max_value (cost 1)."""
+    count = 0
+    for c in range(N_CARDS):
+        if in_fight(obs, c) and IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
+                and budget >= DESTROY_COST[c]:
+            budget -= DESTROY_COST[c]
+            count += 1
+    for c in range(N_CARDS):
+        if in_fight(obs, c) and not IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
+                and FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] <= max_value and budget >= 1:
+            budget -= 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def pick_target(obs, legal, n_legal):
-    """Target of the pending ability (R5.3-R5.9)."""
+    """Target of the pending ability (R5.3-R5.9): double the best card, copy the most useful
+    ability, destroy the card worth least for good, exchange / put below the card worth
+    least in this fight; an optional second exchange only if that card is below the deck's
+    mean (the expected replacement)."""
     ability = obs[O.O_PENDING_ABILITY]
     best = legal[0]
     best_key = -1e18
@@ -180,19 +233,18 @@ def pick_target(obs, legal, n_legal):
         if a < A_TARGET or a >= A_TARGET + N_CARDS:
             continue
         c = a - A_TARGET
-        v = card_value(obs, c)
         if ability == C.AB_DOUBLE:
-            key = float(v)
-        elif ability == C.AB_COPY:   # choosing which card's ability to copy (R5.5)
+            key = float(card_value(obs, c))
+        elif ability == C.AB_COPY:
             key = ABILITY_WORTH[ABILITY[c]]
-        else:  # destroy, exchange, below_pile, or the copied ability's target: the worst card
-            key = -(v + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0))
+        elif ability == C.AB_DESTROY:
+            key = -deck_worth(c)
+        else:
+            key = -fight_worth(obs, c)
         if key > best_key:
             best, best_key = a, key
     if has(legal, n_legal, A_DONE) and best >= A_TARGET:
-        # optional second exchange: only for a card worth <= 0
-        c = best - A_TARGET
-        if card_value(obs, c) > 0:
+        if -best_key >= deck_mean(obs):
             return A_DONE
     return best
 
@@ -203,14 +255,20 @@ def ability_helps(obs, card, missing):
     ab = ABILITY[card]
     if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:
         return obs[O.O_LIFE] < obs[O.O_MAX_LIFE]
+    if ab == C.AB_DESTROY and worst_fight_card(obs, card, -1.0) >= 0:
+        return True       # removing a bad card for good is worth it, won or not (R5.3)
+    if ab == C.AB_SORT3:
+        return True       # sets up the next draws and may bin a bad card (R5.6)
     if missing <= 0:
         return False
     if ab == C.AB_STEP_MINUS1:
         return obs[O.O_OPPONENT_IS_PIRATE] == 0 and obs[O.O_STEP] - obs[O.O_STEP_MINUS] > 0
     if ab == C.AB_DOUBLE:
         return best_double_value(obs, card) > 0
-    if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
+    if ab == C.AB_DESTROY:
         return worst_fight_card(obs, card, 0.0) >= 0
+    if ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
+        return weakest_in_fight(obs, card)[1] < deck_mean(obs)
     return True   # draw, sort3, copy
 
 
@@ -225,16 +283,33 @@ def best_double_value(obs, exclude):
 
 
 @njit(cache=True)
-def hazard_choice(obs, legal, n_legal, value_weight, skip_above):
-    """R3: the hazard with the best knowledge-minus-value trade-off; skip a lone hard one."""
+def deck_mean(obs):
+    """Mean fight value of Robinson's cards outside the fight (stack and discard, R1.4)."""
+    total = 0
+    n = 0
+    for c in range(N_CARDS):
+        z = obs[O.ZONE + c]
+        if z == O.Z_ROBINSON_STACK or z == O.Z_ROBINSON_DISCARD:
+            total += FIGHT_VALUE[c]
+            n += 1
+    return total / n if n > 0 else 0.0
+
+
+@njit(cache=True)
+def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight):
+    """R3: the hazard with the best trade-off between the knowledge card it gives and the
+    points its free cards are expected to fall short by; skip a lone hard one."""
     best = legal[0]
     best_key = -1e18
     step = obs[O.O_STEP]
+    mean = deck_mean(obs)
     for i in range(n_legal):
         a = legal[i]
         if a >= A_FIGHT and a < A_FIGHT + N_CARDS:
             c = a - A_FIGHT
-            key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - value_weight * HAZARD_VALUE[c, step]
+            short = HAZARD_VALUE[c, step] - C.HAZARD_FREE[c] * mean
+            key = knowledge_weight * (FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]) \
+                - value_weight * (short if short > 0 else 0.0)
             if key > best_key:
                 best, best_key = a, key
     if has(legal, n_legal, A_SKIP) and HAZARD_VALUE[best - A_FIGHT, step] > skip_above:
@@ -336,26 +411,49 @@ def sort_decision(obs, legal, n_legal):
 
 
 @njit(cache=True)
-def pirate_choice(obs, legal, n_legal):
-    """R9.1: the pirate with the lower value first."""
-    best, best_value = legal[0], 1 << 30
+def pirate_difficulty(obs, p):
+    """Points a pirate will need beyond what its free cards bring on average (R9.5)."""
+    mean = deck_mean(obs)
+    ability = PIRATE_ABILITY[p]
+    free = float(C.PIRATE_FREE[p])
+    value = float(C.PIRATE_VALUE[p])
+    if ability == C.PA_PLUS2_PER_AGING:
+        value = 2.0 * obs[O.O_AGING_TAKEN]
+    elif ability == C.PA_REMAINING_HAZARDS:
+        value, free = 0.0, 0.0
+        for c in range(N_CARDS):
+            z = obs[O.ZONE + c]
+            if z == O.Z_HAZARD_DISCARD or z == O.Z_HAZARD_STACK:
+                value += HAZARD_VALUE[c, 2]
+                free += C.HAZARD_FREE[c]
+    elif ability == C.PA_HALF_COUNT:
+        value *= 2.0
+    elif ability == C.PA_PLUS1_PER_CARD:
+        value -= free
+    return value - free * mean + (free if ability == C.PA_EXTRA_COSTS_2 else 0.0)
+
+
+@njit(cache=True)
+def pirate_choice(obs, legal, n_legal, hardest_first):
+    """R9.1: the easier pirate first (or the harder one, if hardest_first)."""
+    best, best_key = legal[0], -1e18
     for i in range(n_legal):
-        p = legal[i] - A_PIRATE
-        v = C.PIRATE_VALUE[p] if PIRATE_ABILITY[p] == C.PA_NONE else 30
-        if v < best_value:
-            best, best_value = legal[i], v
+        d = pirate_difficulty(obs, legal[i] - A_PIRATE)
+        key = d if hardest_first else -d
+        if key > best_key:
+            best, best_key = legal[i], key
     return best
 
 
 @njit(cache=True)
 def default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
-                   value_weight, skip_above):
+                   value_weight, skip_above, knowledge_weight=1.0, hardest_first=False):
     """Every decision with the defaults of the module docstring."""
     phase = obs[O.O_PHASE]
     if phase == O.PH_FIGHT:
         return fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over)
     if phase == O.PH_HAZARD:
-        return hazard_choice(obs, legal, n_legal, value_weight, skip_above)
+        return hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight)
     if phase == O.PH_TARGET:
         return pick_target(obs, legal, n_legal)
     if phase == O.PH_MORE:
@@ -363,7 +461,7 @@ def default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_m
     if phase == O.PH_DESTROY:
         return destroy_choice(obs, legal, n_legal, destroy_max_value)
     if phase == O.PH_PIRATE:
-        return pirate_choice(obs, legal, n_legal)
+        return pirate_choice(obs, legal, n_legal, hardest_first)
     if phase == O.PH_SORT_TAKE or phase == O.PH_SORT_DISCARD or phase == O.PH_SORT_ORDER:
         return sort_decision(obs, legal, n_legal)
     return legal[0]

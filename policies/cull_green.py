@@ -9,7 +9,7 @@
 """
 from numba import njit
 
-from policies.base import default_decide, effective_value, fight_total, worst_fight_card
+from policies.base import default_decide, effective_value, fight_total, cull_count
 from sim import observation as O
 from sim.actions import A_END, A_DRAW
 from policies.base import has
@@ -25,6 +25,6 @@ def decide(obs, legal, n_legal, params, rng):
             and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
         missing = effective_value(obs) - fight_total(obs)
         if 0 < missing <= params[1] and obs[O.O_LIFE] - missing >= params[2] \
-                and worst_fight_card(obs, -1, 0.0) >= 0:
+                and cull_count(obs, missing, 0.0) > 0:
             return A_END
     return default_decide(obs, legal, n_legal, params[0], 1000, 0.0, 1.0, 1000.0)

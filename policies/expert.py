@@ -1,39 +1,47 @@
 """expert: a tunable heuristic, the default policy of the CLI.
 
-Parameters (``friday policies`` lists them; ``--param NAME=VALUE`` sets them):
-* ``reserve_green``, ``reserve_yellow``, ``reserve_red``: life it keeps when paying for cards
-  in each step (pirates: it always pays, R9.3).
-* ``cull_max_missing``, ``cull_min_life``: in the green step it loses on purpose (R4.8) when
-  the free cards fall short by at most ``cull_max_missing`` points, a bad card (aging or worth
-  <= 0) is in the fight and life stays >= ``cull_min_life``.
-* ``cull_yellow``: 1 to cull in the yellow step too (with the same thresholds).
-* ``value_weight``: hazard choice scores ``knowledge worth - value_weight * value``.
-* ``skip_above``: the last hazard of a step is skipped when its value exceeds this.
-* ``destroy_max_value``: after a loss, destroy aging cards and cards worth <= this.
-* ``pay_max_missing_green/yellow/red``: it pays for cards only while the shortfall is at most
-  this many points (otherwise it takes the loss, R4.8).
-* ``pirate_prep``: 1 to prepare for the two known pirates (R2.4): against the
-  ``plus2_per_aging`` or ``half_cards_count`` pirate it culls in yellow too, against
-  ``extra_card_costs_2`` it keeps 2 more life in red.
-Ability use follows policies.base (life when not full, then draw/double/exchange/destroy...).
+Decisions (everything not listed follows policies.base):
+* hazard (R3): scores each hazard ``knowledge_weight * (knowledge value + ability worth)
+  + pirate_prep * pirate bonus - value_weight * expected shortfall`` where the shortfall is the
+  hazard's value at this step minus its free cards times the deck's mean value; the last card
+  of a step is skipped when its value exceeds ``skip_above``.
+* fight, green step: loses on purpose (R4.8) once the free cards are out when the shortfall is
+  at most ``cull_max_missing``, life stays >= ``cull_min_life`` and the budget would destroy
+  at least one card (aging first, then cards worth <= ``destroy_max_value``).
+* fight, paying (R4.3): pays for cards while the shortfall is at most
+  ``pay_max_missing_<step>`` and life stays >= ``reserve_<step>``; against pirates always.
+* destroy budget (R4.8): aging cards, then cards worth <= ``destroy_max_value``.
+* pirate preparation (R2.4: both pirates are known from the start): ``pirate_prep`` weighs a
+  bonus for knowledge that helps against them (draw abilities against the +1-per-card and
+  2-life-per-card pirates, high values against the half-count pirate, destroy against the
+  +2-per-aging pirate); ``hardest_pirate_first`` picks the pirate order (R9.1) by an estimate
+  of each pirate's shortfall from the deck's mean value.
+
+The defaults come from a coordinate search on levels 1 and 4 (10,000 seeded games each, see
+README "Tuning the expert"); there, both pirate-preparation settings measured best at 0.
 """
 from numba import njit
 
-from policies.base import (PIRATE_ABILITY, default_decide, effective_value, fight_total, has,
-                           worst_fight_card)
+from policies.base import (ABILITY, ABILITY_WORTH, FIGHT_VALUE, HAZARD_VALUE, N_CARDS,
+                           PIRATE_ABILITY, cull_count, deck_mean, default_decide, effective_value,
+                           fight_total, has)
 from sim import cards as C
 from sim import observation as O
-from sim.actions import A_DRAW, A_END
+from sim.actions import A_DRAW, A_END, A_FIGHT, A_SKIP
+
+HAZARD_FREE = C.HAZARD_FREE
 
 NAME = "expert"
 DESCRIPTION = "tunable heuristic: step-wise life reserves, green culling, pirate preparation"
-PARAMS = {"reserve_green": 6.0, "reserve_yellow": 4.0, "reserve_red": 2.0,
-          "cull_max_missing": 3.0, "cull_min_life": 10.0, "cull_yellow": 0.0,
-          "value_weight": 1.0, "skip_above": 6.0, "destroy_max_value": 0.0, "pirate_prep": 1.0,
-          "pay_max_missing_green": 1.0, "pay_max_missing_yellow": 3.0, "pay_max_missing_red": 5.0}
+PARAMS = {"reserve_green": 0.0, "reserve_yellow": 0.0, "reserve_red": 0.0,
+          "cull_max_missing": 1.0, "cull_min_life": 12.0, "cull_yellow": 0.0,
+          "value_weight": 0.5, "skip_above": 2.0, "destroy_max_value": 1.0, "pirate_prep": 0.0,
+          "pay_max_missing_green": 1.0, "pay_max_missing_yellow": 12.0, "pay_max_missing_red": 14.0,
+          "knowledge_weight": 1.0, "hardest_pirate_first": 0.0}
 (P_RESERVE_GREEN, P_RESERVE_YELLOW, P_RESERVE_RED, P_CULL_MAX_MISSING, P_CULL_MIN_LIFE,
  P_CULL_YELLOW, P_VALUE_WEIGHT, P_SKIP_ABOVE, P_DESTROY_MAX_VALUE, P_PIRATE_PREP,
- P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED) = range(13)
+ P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
+ P_HARDEST_PIRATE_FIRST) = range(15)
 
 
 @njit(cache=True)
@@ -42,19 +50,57 @@ def _faces(obs, ability):
 
 
 @njit(cache=True)
+def _pirate_bonus(obs, card):
+    """Extra worth of a knowledge card against the two pirates known from the start (R2.4):
+    draw abilities against the +1-per-card and 2-life-per-card pirates, high values against
+    the half-count pirate, destroy against the +2-per-aging pirate (R9.5)."""
+    bonus = 0.0
+    ab = ABILITY[card]
+    for p in (obs[O.O_PIRATE_1], obs[O.O_PIRATE_2]):
+        pa = PIRATE_ABILITY[p]
+        if (pa == C.PA_PLUS1_PER_CARD or pa == C.PA_EXTRA_COSTS_2) and \
+                (ab == C.AB_DRAW1 or ab == C.AB_DRAW2):
+            bonus += 1.0
+        elif pa == C.PA_HALF_COUNT:
+            bonus += 0.5 * FIGHT_VALUE[card]
+        elif pa == C.PA_PLUS2_PER_AGING and ab == C.AB_DESTROY:
+            bonus += 1.0
+    return bonus
+
+
+@njit(cache=True)
+def _hazard_choice(obs, legal, n_legal, params):
+    """R3 as in policies.base.hazard_choice, plus the pirate bonus."""
+    best = legal[0]
+    best_key = -1e18
+    step = obs[O.O_STEP]
+    mean = deck_mean(obs)
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_FIGHT and a < A_FIGHT + N_CARDS:
+            c = a - A_FIGHT
+            short = HAZARD_VALUE[c, step] - HAZARD_FREE[c] * mean
+            key = params[P_KNOWLEDGE_WEIGHT] * (FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]) \
+                + params[P_PIRATE_PREP] * _pirate_bonus(obs, c) \
+                - params[P_VALUE_WEIGHT] * (short if short > 0 else 0.0)
+            if key > best_key:
+                best, best_key = a, key
+    if has(legal, n_legal, A_SKIP) and HAZARD_VALUE[best - A_FIGHT, step] > params[P_SKIP_ABOVE]:
+        return A_SKIP
+    return best
+
+
+@njit(cache=True)
 def decide(obs, legal, n_legal, params, rng):
     step = obs[O.O_STEP]
-    prep = params[P_PIRATE_PREP] > 0
-    cull_steps = 1
-    if params[P_CULL_YELLOW] > 0 or (prep and (_faces(obs, C.PA_PLUS2_PER_AGING)
-                                                or _faces(obs, C.PA_HALF_COUNT))):
-        cull_steps = 2
-    if obs[O.O_PHASE] == O.PH_FIGHT and step < cull_steps and not obs[O.O_OPPONENT_IS_PIRATE] \
+    if obs[O.O_PHASE] == O.PH_HAZARD:
+        return _hazard_choice(obs, legal, n_legal, params)
+    if obs[O.O_PHASE] == O.PH_FIGHT and step == 0 and not obs[O.O_OPPONENT_IS_PIRATE] \
             and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
         missing = effective_value(obs) - fight_total(obs)
         if 0 < missing <= params[P_CULL_MAX_MISSING] and \
                 obs[O.O_LIFE] - missing >= params[P_CULL_MIN_LIFE] and \
-                worst_fight_card(obs, -1, params[P_DESTROY_MAX_VALUE]) >= 0:
+                cull_count(obs, missing, params[P_DESTROY_MAX_VALUE]) > 0:
             return A_END
     if step == 0:
         reserve, pay_max = params[P_RESERVE_GREEN], params[P_PAY_MAX_GREEN]
@@ -62,7 +108,6 @@ def decide(obs, legal, n_legal, params, rng):
         reserve, pay_max = params[P_RESERVE_YELLOW], params[P_PAY_MAX_YELLOW]
     else:
         reserve, pay_max = params[P_RESERVE_RED], params[P_PAY_MAX_RED]
-        if prep and step == 2 and _faces(obs, C.PA_EXTRA_COSTS_2):
-            reserve += 2.0
     return default_decide(obs, legal, n_legal, reserve, pay_max, params[P_DESTROY_MAX_VALUE],
-                          params[P_VALUE_WEIGHT], params[P_SKIP_ABOVE])
+                          params[P_VALUE_WEIGHT], params[P_SKIP_ABOVE], params[P_KNOWLEDGE_WEIGHT],
+                          params[P_HARDEST_PIRATE_FIRST] > 0)
