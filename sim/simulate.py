@@ -96,23 +96,17 @@ def write_parquet(df: pd.DataFrame, out: Path, meta: dict):
 
 def _run_summary(levels, games, seed, policy, options, threads, echo):
     from .fast import run_summary
-    rows = []
+    from .report import summary_row
     start = time.perf_counter()
+    rows = []
     for level in levels:
         s = run_summary(level, seed, games, policy, options, threads)
-        n, wins = int(s["games"]), int(s["wins"])
-        lo, hi = wilson(wins, n)
-        rows.append({"level": level, "games": n, "win_rate": wins / n, "ci95_low": lo,
-                     "ci95_high": hi, "mean_score": s["score_sum"] / n,
-                     "median_score": _hist_median(s), "reached_pirates": s["reached_pirates"] / n,
-                     "lost_no_life": s["causes"][1] / n, "lost_old_age": s["causes"][2] / n})
+        row = summary_row(policy.name, level, s)
+        row["lost_no_life"] = s["causes"]["no_life"] / s["games"]
+        row["lost_old_age"] = s["causes"]["old_age"] / s["games"]
+        rows.append(row)
     elapsed = time.perf_counter() - start
     echo(f"friday-lab (summary mode): policy {policy.name}, seed {seed}, options {options.as_dict()}")
-    echo(f"{games * len(levels):,} games in {elapsed:.1f} s")
+    echo(f"{games * len(levels):,} games in {elapsed:.1f} s "
+         f"({games * len(levels) / max(elapsed, 1e-9):,.0f} games/s)")
     echo(format_summary(pd.DataFrame(rows)))
-
-
-def _hist_median(s) -> float:
-    hist, low = np.asarray(s["score_hist"]), int(s["score_min"])
-    cum = np.cumsum(hist)
-    return float(low + int(np.searchsorted(cum, cum[-1] / 2)))

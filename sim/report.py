@@ -1,0 +1,202 @@
+"""``friday report``: every built-in policy on every level, in results/.
+
+Writes ``policies.md`` (win rate with 95% Wilson interval, mean and median score per policy and
+level, and the comparisons a researcher asks first), ``pirates.md`` (pirate and pirate-pair
+balance for the default policy), and the figures ``policy_win_rates.png``,
+``score_distributions.png`` and ``pirate_pairs.png``.  Every number comes from the fast
+engine's summary mode with the given seed, so anyone can rerun the command and get the same
+files.
+"""
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import cards as C
+from .results import wilson
+from .rules import Options, RuleError
+
+REPORT_FILES = ("policies.md", "pirates.md", "policy_win_rates.png", "score_distributions.png",
+                "pirate_pairs.png")
+
+
+def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
+    cum = np.cumsum(hist)
+    return float(bins[int(np.searchsorted(cum, q * cum[-1]))])
+
+
+def summary_row(policy: str, level: int, s: dict) -> dict:
+    n, wins = s["games"], s["wins"]
+    lo, hi = wilson(wins, n)
+    return {"policy": policy, "level": level, "games": n, "win_rate": wins / n,
+            "ci95_low": lo, "ci95_high": hi, "mean_score": s["sum_score"] / n,
+            "median_score": hist_quantile(s["score_bins"], s["score_hist"], 0.5),
+            "reached_pirates": s["step_reached"]["pirates"] / n}
+
+
+def compare(a: pd.Series, b: pd.Series) -> str:
+    """Two-proportion z-test of win rates, in words."""
+    n1, n2 = a["games"], b["games"]
+    p1, p2 = a["win_rate"], b["win_rate"]
+    pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
+    se = math.sqrt(max(pooled * (1 - pooled) * (1 / n1 + 1 / n2), 1e-300))
+    z = (p1 - p2) / se
+    if abs(z) < 1.96:
+        verdict = "no significant difference"
+    else:
+        verdict = "higher" if z > 0 else "lower"
+    return f"{p1:.2%} vs {p2:.2%} (z = {z:+.1f}: {verdict})"
+
+
+def policy_report(games: int, seed: int, out: Path, threads=None, force=False, echo=print,
+                  policies=None, levels=(1, 2, 3, 4), options: Options | None = None):
+    from policies import builtin_policies
+    from .fast import run_summary
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    existing = [f for f in REPORT_FILES if (out / f).exists()]
+    if existing and not force:
+        raise RuleError(f"{out} already has {', '.join(existing)}: pass --force to overwrite")
+    options = options or Options()
+    pols = builtin_policies()
+    names = list(policies or pols)
+    rows, hists, pirate_summaries = [], {}, {}
+    start = time.perf_counter()
+    for name in names:
+        for level in levels:
+            s = run_summary(level, seed, games, pols[name], options, threads)
+            rows.append(summary_row(name, level, s))
+            hists[(name, level)] = (s["score_bins"], s["score_hist"])
+            if name == "expert":
+                pirate_summaries[level] = s
+            echo(f"  {name:13s} level {level}: {rows[-1]['win_rate']:.2%} won "
+                 f"({time.perf_counter() - start:.0f} s)")
+    table = pd.DataFrame(rows)
+    command = (f"friday report --games {games} --seed {seed}"
+               + (f" --threads {threads}" if threads else ""))
+    _write_policies_md(out / "policies.md", table, command, games, seed, options)
+    _plot_win_rates(out / "policy_win_rates.png", table)
+    _plot_scores(out / "score_distributions.png", hists, names, levels)
+    if pirate_summaries:
+        _write_pirates(out, pirate_summaries, command)
+    echo(f"wrote {', '.join(REPORT_FILES)} to {out}/ in {time.perf_counter() - start:.0f} s")
+    return table
+
+
+def _write_policies_md(path: Path, table: pd.DataFrame, command: str, games, seed, options):
+    lines = ["# Policies compared", "",
+             f"Made by `{command}` ({games:,} games per policy and level, master seed {seed}, "
+             f"rule options {options.as_dict()}). Win rates with 95% Wilson intervals; game g "
+             "of every policy starts from the same deal (common random numbers, see sim/rng.py).",
+             "", "| policy | level | games | win rate | 95% interval | mean score | median score "
+             "| reached pirates |", "|---|---|---|---|---|---|---|---|"]
+    for _, r in table.iterrows():
+        lines.append(f"| {r['policy']} | {r['level']} | {r['games']:,} | {r['win_rate']:.2%} | "
+                     f"[{r['ci95_low']:.2%}, {r['ci95_high']:.2%}] | {r['mean_score']:.2f} | "
+                     f"{r['median_score']:.0f} | {r['reached_pirates']:.1%} |")
+    lines += ["", "## Comparisons (two-proportion z-test on win rates)", ""]
+    by = {(r["policy"], r["level"]): r for _, r in table.iterrows()}
+    pairs = [("always-fight", "random"), ("cull-green", "always-fight"),
+             ("expert", "always-fight"), ("expert", "cull-green")]
+    for a, b in pairs:
+        for level in sorted(table["level"].unique()):
+            if (a, level) in by and (b, level) in by:
+                ra, rb = by[(a, level)], by[(b, level)]
+                score = f"mean score {ra['mean_score']:.2f} vs {rb['mean_score']:.2f}"
+                lines.append(f"- level {level}, {a} vs {b}: win rate {compare(ra, rb)}; {score}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _plot_win_rates(path: Path, table: pd.DataFrame):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    names = list(dict.fromkeys(table["policy"]))
+    levels = sorted(table["level"].unique())
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        t = table[table["policy"] == name].set_index("level").loc[levels]
+        x = np.arange(len(levels)) + i * width
+        err = np.vstack([t["win_rate"] - t["ci95_low"], t["ci95_high"] - t["win_rate"]])
+        ax.bar(x, 100 * t["win_rate"], width, yerr=100 * err, capsize=3, label=name)
+    ax.set_xticks(np.arange(len(levels)) + width * (len(names) - 1) / 2)
+    ax.set_xticklabels([f"level {lv}" for lv in levels])
+    ax.set_ylabel("games won (%) with 95% interval")
+    ax.set_title("Win rate per policy and level")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _plot_scores(path: Path, hists: dict, names, levels):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(levels), figsize=(4 * len(levels), 3.6), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, level in zip(axes, levels):
+        for name in names:
+            bins, hist = hists[(name, level)]
+            keep = hist > 0
+            lo, hi = bins[keep].min(), bins[keep].max()
+            sel = (bins >= lo) & (bins <= hi)
+            ax.plot(bins[sel], hist[sel] / hist.sum(), label=name, lw=1.2)
+        ax.set_title(f"level {level}")
+        ax.set_xlabel("score")
+    axes[0].set_ylabel("share of games")
+    axes[-1].legend(fontsize=8)
+    fig.suptitle("Score distributions (R10.3)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _write_pirates(out: Path, summaries: dict, command: str):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = [C.NAME[p] for p in C.PIRATE_IDS]
+    lines = ["# Pirate balance (policy expert)", "",
+             f"Made by `{command}`. A game's pirates are the two drawn at set-up (R2.4); the win "
+             "rate of a pirate is over all games in which it was drawn.", ""]
+    for level, s in sorted(summaries.items()):
+        lines += [f"## Level {level}", "", "| pirate | games | win rate | 95% interval | beaten when met |",
+                  "|---|---|---|---|---|"]
+        for i, name in enumerate(names):
+            g, w = int(s["pirate_games"][i]), int(s["pirate_wins"][i])
+            lo, hi = wilson(w, g)
+            lines.append(f"| {name} | {g:,} | {w / max(g, 1):.2%} | [{lo:.2%}, {hi:.2%}] | "
+                         f"{int(s['pirate_beaten'][i]):,} |")
+        pg, pw = s["pair_games"] + s["pair_games"].T, s["pair_wins"] + s["pair_wins"].T
+        pairs = []
+        for i in range(10):
+            for j in range(i + 1, 10):
+                if pg[i, j]:
+                    lo, hi = wilson(int(pw[i, j]), int(pg[i, j]))
+                    pairs.append((pw[i, j] / pg[i, j], i, j, int(pg[i, j]), lo, hi))
+        pairs.sort()
+        lines += ["", "Hardest pairs:", "", "| pair | games | win rate | 95% interval |", "|---|---|---|---|"]
+        for rate, i, j, g, lo, hi in pairs[:5]:
+            lines.append(f"| {names[i]} + {names[j]} | {g:,} | {rate:.2%} | [{lo:.2%}, {hi:.2%}] |")
+        lines.append("")
+    (out / "pirates.md").write_text("\n".join(lines), encoding="utf-8")
+    level = max(summaries)
+    s = summaries[level]
+    pg, pw = s["pair_games"] + s["pair_games"].T, s["pair_wins"] + s["pair_wins"].T
+    rate = np.where(pg > 0, pw / np.maximum(pg, 1), np.nan)
+    fig, ax = plt.subplots(figsize=(7.5, 6.5))
+    im = ax.imshow(100 * rate, cmap="viridis")
+    short = [n.replace("pirate ", "").split(" (")[0] for n in names]
+    ax.set_xticks(range(10), short, rotation=60, fontsize=8)
+    ax.set_yticks(range(10), short, fontsize=8)
+    fig.colorbar(im, ax=ax, label="games won (%)")
+    ax.set_title(f"Win rate by pirate pair, level {level}, expert")
+    fig.tight_layout()
+    fig.savefig(out / "pirate_pairs.png", dpi=110)
+    plt.close(fig)
