@@ -57,7 +57,7 @@ def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
