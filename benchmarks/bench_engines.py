@@ -1,0 +1,116 @@
+"""Fast vs reference engine benchmark (run by hand); prints a markdown table.
+
+    python benchmarks/bench_engines.py [--games 200000] [--ref-games 100] [--threads 1 2]
+        [--levels 1 2 3 4] [--policies random expert] [--rows-games 1000000]
+        [--summary-games 10000000] [--no-compile] [--no-memory]
+
+* games/s of sim.fast.run_batch per level, policy and thread count (after warm-up);
+* ratio to the reference engine (sim.reference.play_game) on the first --ref-games games;
+* JIT first compile (fresh NUMBA_CACHE_DIR in a temp dir) and cached start of a fresh process;
+* peak memory (ru_maxrss of a fresh process) for --rows-games rows and --summary-games summary.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+_START = """
+import time, resource; t = time.time()
+from policies import load_policy
+from sim.fast import warm_up
+warm_up(load_policy({policy!r}))
+print(time.time() - t)
+"""
+_MEMORY = """
+import resource, time
+from policies import load_policy
+from sim.fast import run_batch, run_summary
+pol = load_policy({policy!r})
+run_batch(4, 1, 0, 10, pol, threads={threads})
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t = time.time()
+if {mode!r} == "rows":
+    r = run_batch(4, 1, 0, {n}, pol, threads={threads})
+else:
+    r = run_summary(4, 1, {n}, pol, threads={threads})
+dt = time.time() - t
+print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, dt)
+"""
+
+
+def _run(code: str, env=None) -> str:
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                         text=True, check=True)
+    return out.stdout.strip().splitlines()[-1]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=200_000)
+    ap.add_argument("--ref-games", type=int, default=100)
+    ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--levels", type=int, nargs="+", default=[1, 2, 3, 4])
+    ap.add_argument("--policies", nargs="+", default=None)
+    ap.add_argument("--rows-games", type=int, default=1_000_000)
+    ap.add_argument("--summary-games", type=int, default=10_000_000)
+    ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--no-memory", action="store_true")
+    a = ap.parse_args(argv)
+
+    from policies import builtin_policies, load_policy
+    from sim.fast import run_batch
+    from sim.reference import play_game
+    names = a.policies or list(builtin_policies())
+    print("| policy | level | " + " | ".join(f"fast games/s ({t} thr)" for t in a.threads)
+          + " | reference games/s | ratio (1 thr) |")
+    print("|---|---|" + "---|" * len(a.threads) + "---|---|")
+    for name in names:
+        pol = load_policy(name)
+        run_batch(1, 0, 0, 50, pol)                 # compile / load
+        for level in a.levels:
+            rates = []
+            for th in a.threads:
+                t = time.perf_counter()
+                run_batch(level, 1, 0, a.games, pol, threads=th)
+                rates.append(a.games / (time.perf_counter() - t))
+            t = time.perf_counter()
+            for g in range(a.ref_games):
+                play_game(level, 1, g, pol)
+            ref = a.ref_games / (time.perf_counter() - t)
+            t = time.perf_counter()
+            run_batch(level, 1, 0, a.ref_games, pol, threads=1)    # the very same games
+            same = a.ref_games / (time.perf_counter() - t)
+            print(f"| {name} | {level} | " + " | ".join(f"{r:,.0f}" for r in rates)
+                  + f" | {ref:,.1f} | {rates[0] / ref:,.0f}x (same {a.ref_games} games: "
+                  f"{same / ref:,.0f}x) |")
+    pol_name = names[-1]
+    if not a.no_compile:
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
+            first = float(_run(_START.format(policy=pol_name), env))
+            cached = float(_run(_START.format(policy=pol_name), env))
+            other = "random" if pol_name != "random" else names[0]
+            other_t = float(_run(_START.format(policy=other), env))
+        print(f"\nJIT first compile (empty cache, policy {pol_name}): {first:.1f} s; cached start "
+              f"of a fresh process: {cached:.2f} s; another policy ({other}) on the same "
+              f"cached engine: {other_t:.2f} s")
+    if not a.no_memory:
+        th = max(a.threads)
+        for mode, n in (("rows", a.rows_games), ("summary", a.summary_games)):
+            base, peak, dt = _run(_MEMORY.format(policy=pol_name, threads=th, mode=mode,
+                                                 n=n)).split()
+            print(f"peak memory, level 4, {n:,} games, {mode}: {int(peak) / 1024:,.0f} MiB "
+                  f"(after warm-up {int(base) / 1024:,.0f} MiB); {n / float(dt):,.0f} games/s "
+                  f"at {th} threads")
+
+
+if __name__ == "__main__":
+    main()
