@@ -21,202 +21,17 @@ Defaults, decision by decision:
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
+from policies.arith import (  # noqa: F401  (re-exported for policy files)
+    ABILITY, ABILITY_WORTH, DESTROY_COST, FIGHT_VALUE, HAZARD_VALUE, IS_AGING, N_CARDS,
+    PIRATE_ABILITY, best_double_value, can_still_win, card_value, cull_count, deck_mean,
+    deck_worth, effective_value, fight_total, fight_worth, has, in_fight, pirate_difficulty,
+    weakest_in_fight, worst_fight_card)
 from sim import cards as C
 from sim import observation as O
 from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
                          A_PIRATE, A_PUT, A_SKIP, A_TARGET, A_USE)
-
-FIGHT_VALUE = np.asarray(C.FIGHT_VALUE)
-ABILITY = np.asarray(C.ABILITY)
-IS_AGING = np.asarray(C.IS_AGING)
-HAZARD_VALUE = np.asarray(C.HAZARD_VALUE)
-PIRATE_ABILITY = np.asarray(C.PIRATE_ABILITY)
-DESTROY_COST = np.asarray(C.DESTROY_COST)
-N_CARDS = C.N_CARDS
-# how much a policy likes having each ability in its deck / using it (used for copy & scoring)
-ABILITY_WORTH = np.zeros(len(C.ABILITY_NAMES), dtype=np.float64)
-for _ab, _w in ((C.AB_LIFE1, 1.0), (C.AB_LIFE2, 2.0), (C.AB_DRAW1, 1.5), (C.AB_DRAW2, 2.5),
-                (C.AB_DESTROY, 1.5), (C.AB_DOUBLE, 1.5), (C.AB_COPY, 1.0), (C.AB_SORT3, 1.0),
-                (C.AB_STEP_MINUS1, 1.0), (C.AB_EXCHANGE1, 1.0), (C.AB_EXCHANGE2, 1.5),
-                (C.AB_BELOW_PILE, 1.0), (C.AB_AGING_LIFE1, -2.0), (C.AB_AGING_LIFE2, -4.0),
-                (C.AB_AGING_HIGHEST_ZERO, -3.0), (C.AB_AGING_STOP, -2.0)):
-    ABILITY_WORTH[_ab] = _w
-
-
-@njit(cache=True)
-def has(legal, n_legal, action):
-    for i in range(n_legal):
-        if legal[i] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
-def in_fight(obs, card):
-    z = obs[O.ZONE + card]
-    return z == O.Z_FIGHT_LEFT or z == O.Z_FIGHT_RIGHT
-
-
-@njit(cache=True)
-def card_value(obs, card):
-    """A fight card's current value: 0 face down, doubled if doubled (R5.3, R5.4)."""
-    flags = obs[O.FLAGS + card]
-    if flags & O.F_FACE_DOWN:
-        return 0
-    v = FIGHT_VALUE[card]
-    return 2 * v if flags & O.F_DOUBLED else v
-
-
-@njit(cache=True)
-def effective_value(obs):
-    """The opponent's value at the comparison (R5.7; pirates as fixed, R9.5)."""
-    if obs[O.O_OPPONENT] < 0:
-        return 0
-    if obs[O.O_OPPONENT_IS_PIRATE]:
-        return obs[O.O_FIGHT_VALUE]
-    minus = obs[O.O_STEP_MINUS]
-    if not obs[O.O_OPT_STEP_MINUS1_STACKS] and minus > 1:
-        minus = 1
-    step = obs[O.O_STEP] - minus
-    return HAZARD_VALUE[obs[O.O_OPPONENT], step if step > 0 else 0]
-
-
-@njit(cache=True)
-def _highest_positive(obs, skip1, skip2):
-    """R6.2: the face-up card with the highest positive printed value (ties: not doubled,
-    then lowest id), skipping up to two cards already zeroed; -1 if none."""
-    best = -1
-    for c in range(N_CARDS):
-        if c == skip1 or c == skip2 or not in_fight(obs, c) or FIGHT_VALUE[c] <= 0 or \
-                obs[O.FLAGS + c] & O.F_FACE_DOWN:
-            continue
-        if best < 0 or FIGHT_VALUE[c] > FIGHT_VALUE[best] or \
-                (FIGHT_VALUE[c] == FIGHT_VALUE[best] and obs[O.FLAGS + best] & O.F_DOUBLED
-                 and not obs[O.FLAGS + c] & O.F_DOUBLED):
-            best = c
-    return best
-
-
-@njit(cache=True)
-def fight_total(obs):
-    """The fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5)."""
-    n = 0
-    n_down = 0
-    zero1 = -1
-    zero2 = -1
-    for c in range(N_CARDS):
-        if in_fight(obs, c):
-            n += 1
-            if obs[O.FLAGS + c] & O.F_FACE_DOWN:
-                n_down += 1
-            elif ABILITY[c] == C.AB_AGING_HIGHEST_ZERO:
-                if zero1 < 0:
-                    zero1 = _highest_positive(obs, -1, -1)
-                    if zero1 < 0:
-                        zero1 = N_CARDS  # marker: one zero card, nothing to zero
-                else:
-                    zero2 = _highest_positive(obs, zero1, -1)
-    pirate_ability = C.PA_NONE
-    if obs[O.O_OPPONENT_IS_PIRATE]:
-        pirate_ability = PIRATE_ABILITY[obs[O.O_OPPONENT]]
-    if pirate_ability == C.PA_HALF_COUNT:
-        return _half_count_total(obs, n, zero1, zero2)
-    total = 0
-    for c in range(N_CARDS):
-        if in_fight(obs, c) and c != zero1 and c != zero2:
-            total += card_value(obs, c)
-    if pirate_ability == C.PA_PLUS1_PER_CARD:
-        total += n if obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] else n - n_down
-    return total
-
-
-@njit(cache=True)
-def _half_count_total(obs, n, zero1, zero2):
-    """R9.5 half_cards_count: aging cards always count, best other cards fill ceil(n/2)."""
-    values = np.empty(n, dtype=np.int64)
-    k = 0
-    total = 0
-    n_aging = 0
-    for c in range(N_CARDS):
-        if in_fight(obs, c):
-            v = 0 if (c == zero1 or c == zero2) else card_value(obs, c)
-            if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN:
-                total += v
-                n_aging += 1
-            else:
-                values[k] = v
-                k += 1
-    rest = np.sort(values[:k])
-    for i in range(min(k, max(0, (n + 1) // 2 - n_aging))):
-        total += rest[k - 1 - i]
-    return total
-
-
-@njit(cache=True)
-def deck_worth(c):
-    """What a card is worth in Robinson's deck for good (destroy decisions): its value, its
-    ability, and a penalty for aging cards (they score -5, R10.3)."""
-    return FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
-
-
-@njit(cache=True)
-def fight_worth(obs, c):
-    """What a face-up card is still worth in this fight: its value and an unused ability."""
-    w = float(card_value(obs, c))
-    if IS_AGING[c]:
-        w += ABILITY_WORTH[ABILITY[c]]
-    elif not obs[O.FLAGS + c] & O.F_USED:
-        w += ABILITY_WORTH[ABILITY[c]]
-    return w
-
-
-@njit(cache=True)
-def worst_fight_card(obs, exclude, max_value):
-    """The fight card a player most wants gone for good (lowest deck worth <= max_value)."""
-    best = -1
-    best_key = 1e9
-    for c in range(N_CARDS):
-        if c == exclude or not in_fight(obs, c) or obs[O.FLAGS + c] & O.F_FACE_DOWN:
-            continue
-        key = deck_worth(c)
-        if key <= max_value and key < best_key:
-            best, best_key = c, key
-    return best
-
-
-@njit(cache=True)
-def weakest_in_fight(obs, exclude):
-    """The face-up card worth least in this fight (exchange / below_pile), and its worth."""
-    best = -1
-    best_key = 1e9
-    for c in range(N_CARDS):
-        if c == exclude or not in_fight(obs, c) or obs[O.FLAGS + c] & O.F_FACE_DOWN:
-            continue
-        key = fight_worth(obs, c)
-        if key < best_key:
-            best, best_key = c, key
-    return best, best_key
-
-
-@njit(cache=True)
-def cull_count(obs, budget, max_value):
-    """How many fight cards a loss with this budget would destroy (R4.8), choosing like
-    destroy_choice: aging cards (cost 2) first, then cards worth <= max_value (cost 1)."""
-    count = 0
-    for c in range(N_CARDS):
-        if in_fight(obs, c) and IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
-                and budget >= DESTROY_COST[c]:
-            budget -= DESTROY_COST[c]
-            count += 1
-    for c in range(N_CARDS):
-        if in_fight(obs, c) and not IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
-                and FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] <= max_value and budget >= 1:
-            budget -= 1
-            count += 1
-    return count
 
 
 @njit(cache=True)
@@ -273,29 +88,6 @@ def ability_helps(obs, card, missing):
 
 
 @njit(cache=True)
-def best_double_value(obs, exclude):
-    best = 0
-    for c in range(N_CARDS):
-        if c != exclude and in_fight(obs, c) and not obs[O.FLAGS + c] & (O.F_FACE_DOWN | O.F_DOUBLED):
-            if FIGHT_VALUE[c] > best:
-                best = FIGHT_VALUE[c]
-    return best
-
-
-@njit(cache=True)
-def deck_mean(obs):
-    """Mean fight value of Robinson's cards outside the fight (stack and discard, R1.4)."""
-    total = 0
-    n = 0
-    for c in range(N_CARDS):
-        z = obs[O.ZONE + c]
-        if z == O.Z_ROBINSON_STACK or z == O.Z_ROBINSON_DISCARD:
-            total += FIGHT_VALUE[c]
-            n += 1
-    return total / n if n > 0 else 0.0
-
-
-@njit(cache=True)
 def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight):
     """R3: the hazard with the best trade-off between the knowledge card it gives and the
     points its free cards are expected to fall short by; skip a lone hard one."""
@@ -315,25 +107,6 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
     if has(legal, n_legal, A_SKIP) and HAZARD_VALUE[best - A_FIGHT, step] > skip_above:
         return A_SKIP
     return best
-
-
-@njit(cache=True)
-def can_still_win(obs, missing, cards):
-    """The best ``cards`` cards left in the Robinson stack (contents are open, R1.4) could
-    cover ``missing`` points."""
-    if cards <= 0:
-        return False
-    best = np.zeros(4, dtype=np.int64)
-    for c in range(N_CARDS):
-        if obs[O.ZONE + c] == O.Z_ROBINSON_STACK and FIGHT_VALUE[c] > 0:
-            v = FIGHT_VALUE[c]
-            for i in range(4):
-                if v > best[i]:
-                    v, best[i] = best[i], v
-    reach = 0
-    for i in range(min(cards, 4)):
-        reach += best[i]
-    return reach >= missing
 
 
 @njit(cache=True)
@@ -408,29 +181,6 @@ def sort_decision(obs, legal, n_legal):
             if key > best_key:
                 best, best_key = a, key
     return best
-
-
-@njit(cache=True)
-def pirate_difficulty(obs, p):
-    """Points a pirate will need beyond what its free cards bring on average (R9.5)."""
-    mean = deck_mean(obs)
-    ability = PIRATE_ABILITY[p]
-    free = float(C.PIRATE_FREE[p])
-    value = float(C.PIRATE_VALUE[p])
-    if ability == C.PA_PLUS2_PER_AGING:
-        value = 2.0 * obs[O.O_AGING_TAKEN]
-    elif ability == C.PA_REMAINING_HAZARDS:
-        value, free = 0.0, 0.0
-        for c in range(N_CARDS):
-            z = obs[O.ZONE + c]
-            if z == O.Z_HAZARD_DISCARD or z == O.Z_HAZARD_STACK:
-                value += HAZARD_VALUE[c, 2]
-                free += C.HAZARD_FREE[c]
-    elif ability == C.PA_HALF_COUNT:
-        value *= 2.0
-    elif ability == C.PA_PLUS1_PER_CARD:
-        value -= free
-    return value - free * mean + (free if ability == C.PA_EXTRA_COSTS_2 else 0.0)
 
 
 @njit(cache=True)
