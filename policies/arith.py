@@ -229,19 +229,28 @@ def deck_mean(obs):
 @njit(cache=True)
 def can_still_win(obs, missing, cards):
     """The best ``cards`` cards left in the Robinson stack (contents are open, R1.4) could
-    cover ``missing`` points."""
+    cover ``missing`` points (only the best four are looked at)."""
     if cards <= 0:
         return False
-    best = np.zeros(4, dtype=np.int64)
+    b0 = b1 = b2 = b3 = 0
     for c in range(N_CARDS):
-        if obs[O.ZONE + c] == O.Z_ROBINSON_STACK and FIGHT_VALUE[c] > 0:
+        if obs[O.ZONE + c] == O.Z_ROBINSON_STACK and FIGHT_VALUE[c] > b3:
             v = FIGHT_VALUE[c]
-            for i in range(4):
-                if v > best[i]:
-                    v, best[i] = best[i], v
-    reach = 0
-    for i in range(min(cards, 4)):
-        reach += best[i]
+            if v > b0:
+                b0, b1, b2, b3 = v, b0, b1, b2
+            elif v > b1:
+                b1, b2, b3 = v, b1, b2
+            elif v > b2:
+                b2, b3 = v, b2
+            else:
+                b3 = v
+    reach = b0
+    if cards > 1:
+        reach += b1
+    if cards > 2:
+        reach += b2
+    if cards > 3:
+        reach += b3
     return reach >= missing
 
 
