@@ -29,7 +29,9 @@ id                 name and meaning
 
 An ability with a target is thus two decisions: ``use:<card>`` then ``target:<card>``
 (copy: ``use:<copy>``, ``target:<copied card>``, then ``target:<its target>`` if the copied
-ability needs one).  ``use`` is offered only when the whole ability can be carried out.
+ability needs one).  ``use`` is offered only when the whole ability can be carried out: a
+target exists, and a card can be drawn for draw/below_pile abilities (R7.3).  life_plus1/2
+are offered even at full life (they then gain nothing, R5.1).
 """
 from __future__ import annotations
 
