@@ -80,7 +80,7 @@ def simulate(
 ):
     """Play GAMES games per level and print win rates (95% interval) and scores."""
     try:
-        from .simulate import run_simulation
+        from .simulate import SimulationInterrupted, run_simulation
         levels = parse_levels(level)
         if games <= 0:
             raise RuleError(f"--games must be positive, got {games}")
@@ -97,6 +97,9 @@ def simulate(
         pol = load_policy(policy, parse_params(param))
         run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,
                        echo=typer.echo)
+    except SimulationInterrupted as exc:
+        typer.echo(f"{exc}: the results above cover the finished games only", err=True)
+        raise typer.Exit(130)
     except RuleError as exc:
         fail(str(exc))
 

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -14,7 +16,29 @@ from .results import COLUMNS, reference_batch, summarize, to_frame, wilson
 from .rules import CAUSE_NAMES, STEP_NAMES
 
 REFERENCE_CHUNK = 500
-FAST_CHUNK = 200_000
+FAST_CHUNK = 50_000
+
+
+class _StopFlag:
+    """First Ctrl-C: finish the running chunk, then stop; a second one interrupts at once."""
+
+    def __init__(self):
+        self.stop = False
+        self.previous = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        self.stop = True
+        signal.signal(signal.SIGINT, self.previous or signal.default_int_handler)
+        print("\nstopping after the current chunk (Ctrl-C again to abort)", file=sys.stderr)
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
 
 
 def _chunks(level, games, seed, policy, options, engine, threads):
@@ -36,21 +60,24 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     parts, done, interrupted = [], 0, False
     start = time.perf_counter()
     total = games * len(levels)
-    try:
-        for level in levels:
-            for chunk in _chunks(level, games, seed, policy, options, engine, threads):
-                parts.append(chunk)
-                done += len(chunk["game"])
-                if sys.stderr.isatty():
-                    print(f"\r{done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        interrupted = True
+    with _StopFlag() as flag:
+        try:
+            for level in levels:
+                for chunk in _chunks(level, games, seed, policy, options, engine, threads):
+                    parts.append(chunk)
+                    done += len(chunk["game"])
+                    if sys.stderr.isatty():
+                        print(f"\r{done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
+                    if flag.stop:
+                        raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            interrupted = True
     elapsed = time.perf_counter() - start
     if sys.stderr.isatty():
         print(file=sys.stderr)
     if not parts:
         echo("interrupted before any game finished: nothing to report")
-        return None
+        raise SimulationInterrupted(0)
     columns = {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}
     df = to_frame(columns)
     table = summarize(df)
@@ -65,7 +92,17 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
                                 "engine": engine, "seed": seed, "options": options.as_dict(),
                                 "interrupted": interrupted})
         echo(f"wrote {len(df):,} rows to {out}")
+    if interrupted:
+        raise SimulationInterrupted(done)
     return df
+
+
+class SimulationInterrupted(Exception):
+    """The run was stopped by Ctrl-C after ``games`` finished games (all reported)."""
+
+    def __init__(self, games):
+        super().__init__(f"interrupted after {games:,} games")
+        self.games = games
 
 
 def format_summary(table: pd.DataFrame) -> str:

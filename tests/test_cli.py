@@ -104,3 +104,24 @@ def test_user_policy_file(tmp_path):
     result = run("replay", "--level", 1, "--seed", 3, "--policy", f"{file}:first_legal")
     assert result.exit_code == 0, result.output
     assert "mine.py:first_legal" in result.output
+
+
+def test_interrupted_run_keeps_the_finished_chunks(tmp_path, monkeypatch):
+    """Ctrl-C during a run: the finished chunks are reported and written, exit code 130."""
+    import sim.simulate as simulate
+    real = simulate._chunks
+
+    def interrupted_after_first_chunk(*args):
+        for i, chunk in enumerate(real(*args)):
+            if i == 1:
+                raise KeyboardInterrupt
+            yield chunk
+
+    monkeypatch.setattr(simulate, "_chunks", interrupted_after_first_chunk)
+    monkeypatch.setattr(simulate, "REFERENCE_CHUNK", 10)
+    out = tmp_path / "partial.parquet"
+    result = run("simulate", "--engine", "reference", "--games", 50, "--level", 1,
+                 "--policy", "random", "--out", out)
+    assert result.exit_code == 130
+    assert "INTERRUPTED" in result.output and "interrupted after 10 games" in result.output
+    assert len(pd.read_parquet(out)) == 10
