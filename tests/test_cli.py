@@ -125,3 +125,27 @@ def test_interrupted_run_keeps_the_finished_chunks(tmp_path, monkeypatch):
     assert result.exit_code == 130
     assert "INTERRUPTED" in result.output and "interrupted after 10 games" in result.output
     assert len(pd.read_parquet(out)) == 10
+
+
+def test_replay_fast_engine_prints_the_reference_trace():
+    ref = run("replay", "--level", 3, "--seed", 11, "--game", 2, "--policy", "expert", "--format", "jsonl")
+    fast = run("replay", "--level", 3, "--seed", 11, "--game", 2, "--policy", "expert", "--format",
+               "jsonl", "--engine", "fast")
+    assert ref.exit_code == 0 and fast.exit_code == 0, fast.output
+    ref_events = [json.loads(line) for line in ref.output.splitlines()]
+    fast_events = [json.loads(line) for line in fast.output.splitlines()]
+    assert ref_events[0].pop("engine") == "reference" and fast_events[0].pop("engine") == "fast"
+    assert ref_events == fast_events
+
+
+def test_simulate_refuses_an_unwritable_output(tmp_path):
+    result = run("simulate", "--games", 10, "--out", tmp_path / "no" / "such" / "dir" / "x.parquet")
+    assert result.exit_code == 2 and "cannot write" in result.output
+    result = run("simulate", "--games", 10, "--out", tmp_path / "x.csv")
+    assert result.exit_code == 2 and ".parquet" in result.output
+
+
+def test_simulate_fast_summary_only():
+    result = run("simulate", "--games", 3000, "--level", "1,2", "--summary-only", "--threads", 1)
+    assert result.exit_code == 0, result.output
+    assert "summary mode" in result.output and "6,000 games" in result.output
