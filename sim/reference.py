@@ -23,9 +23,6 @@ class IllegalAction(RuleError):
     """A policy answered with an action that is not legal at this decision."""
 
 
-
-
-
 class Game(FightRules):
     """One game of Friday at a level, with rule options, seed, game index, policy, deal."""
 
