@@ -191,12 +191,15 @@ def _sort3(game, ability, actor, source, via_copy):
             detail["discarded"] = action - A_DISCARD
             hand.remove(detail["discarded"])
             game.robinson_discard.append(detail["discarded"])
+    # every card stays in the hand (observation zone sort3_hand) until the whole order is
+    # chosen; then all go on top of the stack together
     order = []
-    while hand:
-        card = hand[0] if len(hand) == 1 else \
-            game.decide(O.PH_SORT_ORDER, [A_PUT + c for c in hand]) - A_PUT
-        hand.remove(card)
+    while len(order) < len(hand):
+        rest = [c for c in hand if c not in order]
+        card = rest[0] if len(rest) == 1 else \
+            game.decide(O.PH_SORT_ORDER, [A_PUT + c for c in rest]) - A_PUT
         order.append(card)
+    hand.clear()
     detail["order"] = order
     game.robinson_stack.extend(reversed(order))
     game.known_top = order + game.known_top

@@ -208,24 +208,11 @@ def zones(g) -> dict[str, list[int]]:
     return z
 
 
-def sort3_putting_back(g) -> list[int]:
-    """Cards already put back during a sort3 'put' decision.  The reference engine (and the
-    fast engine, which mirrors it) keeps them in no zone until all are placed (observation
-    zone 'out'); they are counted as a zone of their own here."""
-    if not g.sort_hand:
-        return []
-    ev = next(e for e in reversed(g.trace) if e["e"] == "ability")
-    assert ev["ability"] == "sort3"
-    d = ev["detail"]
-    return [c for c in d["seen"] if c != d["discarded"] and c not in g.sort_hand]
-
-
 def check_conservation(g):
     """Every one of the 69 cards in exactly one zone.  A pirate stays in ``pirates`` while
     being fought (it is also the fight's opponent) and after being beaten."""
     seen: dict[int, list[str]] = {}
-    all_zones = dict(zones(g), sort3_put_back=sort3_putting_back(g))
-    for name, cards in all_zones.items():
+    for name, cards in zones(g).items():
         for c in cards:
             if name == "opponent" and c in g.pirates:
                 continue

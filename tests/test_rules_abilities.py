@@ -172,6 +172,18 @@ def test_r5_6_sort3_take_discard_order():
     assert g.fight.left == [52, 7]
 
 
+def test_r5_6_sort3_cards_stay_in_hand_until_order_chosen():
+    """R5.6: while the order is chosen, every kept card (also those already put back) stays
+    in the sort3 hand (observation zone sort3_hand); all go on the stack together."""
+    acts = ["draw", "use:52", "more", "more", "more", "done", "put:7"]
+    g = fight_stopped(acts, robinson=[52, 5, 6, 7, 8])
+    assert legal_at_stop(g) == ["put:5", "put:6"]
+    assert sorted(g.sort_hand) == [5, 6, 7]
+    obs = g.observation(O.PH_SORT_ORDER)
+    assert [obs[O.ZONE + c] for c in (5, 6, 7)] == [O.Z_SORT] * 3
+    assert obs[O.O_N_ROBINSON_STACK] == 1 and obs[O.O_KNOWN_TOP_N] == 0
+
+
 def test_r5_6_sort3_stop_early_keep_all():
     """R5.6: the player may stop after one card and discard none: it goes back on top."""
     g = fight_stopped(["draw", "use:52", "more", "done", "done", "draw"], robinson=[52, 5, 6])

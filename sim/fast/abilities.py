@@ -255,25 +255,24 @@ def sort3(g, f, source, via):
             S[CNT + P_RDISC] += 1
             if p >= 0:
                 E[p + 10] = d
+    # every card stays in the hand (zone sort3_hand) until the whole order is chosen
+    nh = S[CNT + P_SORT]
     norder = 0
-    while S[CNT + P_SORT] > 0:
-        if S[CNT + P_SORT] == 1:
-            card = P[P_SORT, 0]
+    while norder < nh:
+        if norder == nh - 1:
+            card = -1
+            for i in range(nh):
+                if not _chosen(SCR, norder, P[P_SORT, i]):
+                    card = P[P_SORT, i]
         else:
-            _sorted_hand(S, P, L, A_PUT)
-            for i in range(S[CNT + P_SORT]):
-                L[i] = L[i + 1]
-            a = ask(g, f, O.PH_SORT_ORDER, S[CNT + P_SORT])
+            m = _sorted_rest(S, P, L, SCR, norder)
+            a = ask(g, f, O.PH_SORT_ORDER, m)
             if a < 0:
                 return
             card = a - A_PUT
-        for i in range(S[CNT + P_SORT]):
-            if P[P_SORT, i] == card:
-                remove_at(S, P, P_SORT, i)
-                break
-        obs[_ZONE + card] = O.Z_OUT      # as the reference: in no pile until all are placed
         SCR[norder] = card
         norder += 1
+    S[CNT + P_SORT] = 0
     for k in range(norder - 1, -1, -1):
         push(S, P, obs, P_RSTACK, SCR[k], O.Z_ROBINSON_STACK)
     S[S_KT] += norder
@@ -294,3 +293,28 @@ def _sorted_hand(S, P, L, base):
             L[j + 1] = L[j]
             j -= 1
         L[j + 1] = base + c
+
+
+@njit(cache=True)
+def _chosen(SCR, norder, c):
+    for k in range(norder):
+        if SCR[k] == c:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _sorted_rest(S, P, L, SCR, norder):
+    """L[:m] = A_PUT + the hand cards not yet ordered (SCR[:norder]), ascending; m."""
+    m = 0
+    for i in range(S[CNT + P_SORT]):
+        c = P[P_SORT, i]
+        if _chosen(SCR, norder, c):
+            continue
+        j = m
+        while j > 0 and L[j - 1] > A_PUT + c:
+            L[j] = L[j - 1]
+            j -= 1
+        L[j] = A_PUT + c
+        m += 1
+    return m
