@@ -73,9 +73,9 @@ def _highest_positive(obs, skip1, skip2):
     """R6.2: the face-up card with the highest positive printed value (ties: not doubled,
     then lowest id), skipping up to two cards already zeroed; -1 if none."""
     best = -1
-    for c in range(N_CARDS):
-        if c == skip1 or c == skip2 or not in_fight(obs, c) or FIGHT_VALUE[c] <= 0 or \
-                obs[O.FLAGS + c] & O.F_FACE_DOWN:
+    for i in range(obs[O.O_N_FIGHT]):
+        c = obs[O.FIGHT_LIST + i]
+        if c == skip1 or c == skip2 or FIGHT_VALUE[c] <= 0 or obs[O.FLAGS + c] & O.F_FACE_DOWN:
             continue
         if best < 0 or FIGHT_VALUE[c] > FIGHT_VALUE[best] or \
                 (FIGHT_VALUE[c] == FIGHT_VALUE[best] and obs[O.FLAGS + best] & O.F_DOUBLED
@@ -87,30 +87,30 @@ def _highest_positive(obs, skip1, skip2):
 @njit(cache=True)
 def fight_total(obs):
     """The fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5)."""
-    n = 0
+    n = obs[O.O_N_FIGHT]
     n_down = 0
     zero1 = -1
     zero2 = -1
-    for c in range(N_CARDS):
-        if in_fight(obs, c):
-            n += 1
-            if obs[O.FLAGS + c] & O.F_FACE_DOWN:
-                n_down += 1
-            elif ABILITY[c] == C.AB_AGING_HIGHEST_ZERO:
+    for i in range(n):
+        c = obs[O.FIGHT_LIST + i]
+        if obs[O.FLAGS + c] & O.F_FACE_DOWN:
+            n_down += 1
+        elif ABILITY[c] == C.AB_AGING_HIGHEST_ZERO:
+            if zero1 < 0:
+                zero1 = _highest_positive(obs, -1, -1)
                 if zero1 < 0:
-                    zero1 = _highest_positive(obs, -1, -1)
-                    if zero1 < 0:
-                        zero1 = N_CARDS  # marker: one zero card, nothing to zero
-                else:
-                    zero2 = _highest_positive(obs, zero1, -1)
+                    zero1 = N_CARDS  # marker: one zero card, nothing to zero
+            else:
+                zero2 = _highest_positive(obs, zero1, -1)
     pirate_ability = C.PA_NONE
     if obs[O.O_OPPONENT_IS_PIRATE]:
         pirate_ability = PIRATE_ABILITY[obs[O.O_OPPONENT]]
     if pirate_ability == C.PA_HALF_COUNT:
         return _half_count_total(obs, n, zero1, zero2)
     total = 0
-    for c in range(N_CARDS):
-        if in_fight(obs, c) and c != zero1 and c != zero2:
+    for i in range(n):
+        c = obs[O.FIGHT_LIST + i]
+        if c != zero1 and c != zero2:
             total += card_value(obs, c)
     if pirate_ability == C.PA_PLUS1_PER_CARD:
         total += n if obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] else n - n_down
@@ -124,15 +124,15 @@ def _half_count_total(obs, n, zero1, zero2):
     k = 0
     total = 0
     n_aging = 0
-    for c in range(N_CARDS):
-        if in_fight(obs, c):
-            v = 0 if (c == zero1 or c == zero2) else card_value(obs, c)
-            if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN:
-                total += v
-                n_aging += 1
-            else:
-                values[k] = v
-                k += 1
+    for i in range(n):
+        c = obs[O.FIGHT_LIST + i]
+        v = 0 if (c == zero1 or c == zero2) else card_value(obs, c)
+        if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN:
+            total += v
+            n_aging += 1
+        else:
+            values[k] = v
+            k += 1
     rest = np.sort(values[:k])
     for i in range(min(k, max(0, (n + 1) // 2 - n_aging))):
         total += rest[k - 1 - i]
@@ -162,8 +162,9 @@ def worst_fight_card(obs, exclude, max_value):
     """The fight card a player most wants gone for good (lowest deck worth <= max_value)."""
     best = -1
     best_key = 1e9
-    for c in range(N_CARDS):
-        if c == exclude or not in_fight(obs, c) or obs[O.FLAGS + c] & O.F_FACE_DOWN:
+    for i in range(obs[O.O_N_FIGHT]):
+        c = obs[O.FIGHT_LIST + i]
+        if c == exclude or obs[O.FLAGS + c] & O.F_FACE_DOWN:
             continue
         key = deck_worth(c)
         if key <= max_value and key < best_key:
@@ -176,8 +177,9 @@ def weakest_in_fight(obs, exclude):
     """The face-up card worth least in this fight (exchange / below_pile), and its worth."""
     best = -1
     best_key = 1e9
-    for c in range(N_CARDS):
-        if c == exclude or not in_fight(obs, c) or obs[O.FLAGS + c] & O.F_FACE_DOWN:
+    for i in range(obs[O.O_N_FIGHT]):
+        c = obs[O.FIGHT_LIST + i]
+        if c == exclude or obs[O.FLAGS + c] & O.F_FACE_DOWN:
             continue
         key = fight_worth(obs, c)
         if key < best_key:
@@ -190,13 +192,15 @@ def cull_count(obs, budget, max_value):
     """How many fight cards a loss with this budget would destroy (R4.8), choosing like
     destroy_choice: aging cards (cost 2) first, then cards worth <= max_value (cost 1)."""
     count = 0
-    for c in range(N_CARDS):
-        if in_fight(obs, c) and IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
-                and budget >= DESTROY_COST[c]:
+    n = obs[O.O_N_FIGHT]
+    for i in range(n):
+        c = obs[O.FIGHT_LIST + i]
+        if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN and budget >= DESTROY_COST[c]:
             budget -= DESTROY_COST[c]
             count += 1
-    for c in range(N_CARDS):
-        if in_fight(obs, c) and not IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
+    for i in range(n):
+        c = obs[O.FIGHT_LIST + i]
+        if not IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
                 and FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] <= max_value and budget >= 1:
             budget -= 1
             count += 1
@@ -206,8 +210,9 @@ def cull_count(obs, budget, max_value):
 @njit(cache=True)
 def best_double_value(obs, exclude):
     best = 0
-    for c in range(N_CARDS):
-        if c != exclude and in_fight(obs, c) and not obs[O.FLAGS + c] & (O.F_FACE_DOWN | O.F_DOUBLED):
+    for i in range(obs[O.O_N_FIGHT]):
+        c = obs[O.FIGHT_LIST + i]
+        if c != exclude and not obs[O.FLAGS + c] & (O.F_FACE_DOWN | O.F_DOUBLED):
             if FIGHT_VALUE[c] > best:
                 best = FIGHT_VALUE[c]
     return best
@@ -216,13 +221,8 @@ def best_double_value(obs, exclude):
 @njit(cache=True)
 def deck_mean(obs):
     """Mean fight value of Robinson's cards outside the fight (stack and discard, R1.4)."""
-    total = 0
-    n = 0
-    for c in range(N_CARDS):
-        z = obs[O.ZONE + c]
-        if z == O.Z_ROBINSON_STACK or z == O.Z_ROBINSON_DISCARD:
-            total += FIGHT_VALUE[c]
-            n += 1
+    total = obs[O.O_DECK_SUM]
+    n = obs[O.O_DECK_N]
     return total / n if n > 0 else 0.0
 
 
@@ -232,25 +232,16 @@ def can_still_win(obs, missing, cards):
     cover ``missing`` points (only the best four are looked at)."""
     if cards <= 0:
         return False
-    b0 = b1 = b2 = b3 = 0
-    for c in range(N_CARDS):
-        if obs[O.ZONE + c] == O.Z_ROBINSON_STACK and FIGHT_VALUE[c] > b3:
-            v = FIGHT_VALUE[c]
-            if v > b0:
-                b0, b1, b2, b3 = v, b0, b1, b2
-            elif v > b1:
-                b1, b2, b3 = v, b1, b2
-            elif v > b2:
-                b2, b3 = v, b2
-            else:
-                b3 = v
-    reach = b0
-    if cards > 1:
-        reach += b1
-    if cards > 2:
-        reach += b2
-    if cards > 3:
-        reach += b3
+    take = cards if cards < 4 else 4
+    reach = 0
+    v = O.MAX_VALUE
+    while take > 0 and v > 0:                 # the best cards first (value counts, R1.4)
+        k = obs[O.O_STACK_VALUE + v - 1]
+        if k > take:
+            k = take
+        reach += k * v
+        take -= k
+        v -= 1
     return reach >= missing
 
 

@@ -46,7 +46,16 @@ SCALAR_NAMES = (
     "opt_old_age_continue", "opt_step_minus1_stacks", "opt_plus1_counts_destroyed")
 ZONE = N_SCALARS
 FLAGS = N_SCALARS + N_CARDS
-OBS_SIZE = N_SCALARS + 2 * N_CARDS
+
+# --- derived from the zones (after the flags; for fast policy arithmetic) ----------------
+N_FIGHTING = 59                   # Robinson's cards (start, aging, knowledge): ids 0..58
+MAX_VALUE = 4                     # the highest printed fight value of a Robinson card
+O_N_FIGHT = FLAGS + N_CARDS       # cards in the fight (zones left and right)
+O_DECK_N = O_N_FIGHT + 1          # Robinson's cards in robinson_stack + robinson_discard
+O_DECK_SUM = O_N_FIGHT + 2        # their fight values summed
+O_STACK_VALUE = O_N_FIGHT + 3     # O_STACK_VALUE + v - 1: cards of value v (1..4) in the stack
+FIGHT_LIST = O_STACK_VALUE + MAX_VALUE   # the fight's cards by ascending id, then -1
+OBS_SIZE = FIGHT_LIST + N_FIGHTING
 
 # Meaning of the scalars that need one:
 #   fight_value   the opponent's value at the current step before step_minus1 (pirates: as
@@ -56,6 +65,28 @@ OBS_SIZE = N_SCALARS + 2 * N_CARDS
 #   pending_ability  ability being carried out (cards.AB_*), else -1
 #   aging_taken   aging cards that have left the aging stack (R9.5 plus2_per_aging)
 #   known_top_*   cards the player put on top of the robinson_stack with sort3, top first
+# After the flags, derived from the zones (both engines fill them; fill_derived): the number
+# of fight cards and their ids ascending (FIGHT_LIST, padded with -1), the count and value sum
+# of Robinson's cards in robinson_stack + robinson_discard, and how many cards of each value
+# 1..4 the robinson_stack holds.
+
+
+def fill_derived(obs, values) -> None:
+    """Fill the derived block (O_N_FIGHT .. FIGHT_LIST) of a numpy observation from its zones;
+    ``values`` are the cards' printed fight values (sim.cards.FIGHT_VALUE)."""
+    import numpy as np
+    zone = obs[ZONE:ZONE + N_FIGHTING]
+    values = np.asarray(values)[:N_FIGHTING]
+    fight = np.flatnonzero((zone == Z_FIGHT_LEFT) | (zone == Z_FIGHT_RIGHT))
+    stack = zone == Z_ROBINSON_STACK
+    deck = stack | (zone == Z_ROBINSON_DISCARD)
+    obs[O_N_FIGHT] = len(fight)
+    obs[O_DECK_N] = int(deck.sum())
+    obs[O_DECK_SUM] = int(values[deck].sum())
+    counts = np.bincount(np.clip(values[stack], 0, MAX_VALUE), minlength=MAX_VALUE + 1)
+    obs[O_STACK_VALUE:O_STACK_VALUE + MAX_VALUE] = counts[1:]
+    obs[FIGHT_LIST:FIGHT_LIST + N_FIGHTING] = -1
+    obs[FIGHT_LIST:FIGHT_LIST + len(fight)] = fight
 
 
 def describe(obs) -> dict:

@@ -35,11 +35,13 @@ def obs_with(phase, step=0, life=10, opponent=EXPLORING_WEAPON, fight=(), double
         obs[O.FLAGS + c] |= O.F_DOUBLED
     for c in down:
         obs[O.FLAGS + c] |= O.F_FACE_DOWN
+    O.fill_derived(obs, C.FIGHT_VALUE)
     return obs
 
 
 def decide(name, obs, legal, params=None):
     p = load_policy(name, params)
+    O.fill_derived(obs, C.FIGHT_VALUE)          # the zones may have been changed by hand
     legal = np.array(sorted(legal), dtype=np.int64)
     return action_name(p.decide(obs, legal, len(legal), p.params, np.zeros(1, np.uint64)))
 
@@ -95,6 +97,7 @@ def test_fight_total_counts_doubles_face_down_and_highest_zero():
                    down=(DISTRACTED,))
     assert fight_total(obs) == 2 + 2 + 0
     obs[O.ZONE + scared] = O.Z_FIGHT_RIGHT
+    O.fill_derived(obs, C.FIGHT_VALUE)
     assert fight_total(obs) == 0 + 2 + 0
     assert effective_value(obs) == C.HAZARD_VALUE[EXPLORING_WEAPON, 1]
     obs[O.O_STEP_MINUS] = 1

@@ -10,8 +10,8 @@ from numba import njit
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
-from .core import (ask, ask_more, can_draw, draw_into_fight, ev4, ev_ability, fight_remove,
-                   push, remove_at, reshuffle, take_top)
+from .core import (ask, ask_more, can_draw, deck_in, draw_into_fight, ev4, ev_ability,
+                   fight_remove, push, remove_at, reshuffle, take_top)
 from .layout import (CNT, P_FIGHT, P_RSTACK, P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_STEP_MINUS, S_KT, S_EPOS, T_ABILITY, EV_LIFE,
                      LR_ABILITY, R_ABILITY, R_EXCHANGE, R_REPLACE)
@@ -188,6 +188,7 @@ def perform(g, f, ab, actor, source, via):
             obs[_FLAGS + t] &= ~O.F_DOUBLED
             obs[_ZONE + t] = O.Z_ROBINSON_DISCARD
             S[CNT + P_RDISC] += 1
+            deck_in(obs, T, t, False)
             if draw_into_fight(S, P, obs, E, R, T, left, R_EXCHANGE, 0) < 0:
                 return
     elif ab == C.AB_BELOW_PILE:                                          # R5.9
@@ -200,7 +201,7 @@ def perform(g, f, ab, actor, source, via):
         obs[_FLAGS + t] &= ~O.F_DOUBLED
         obs[_ZONE + t] = O.Z_OUT
         if S[CNT + P_RSTACK] == 0:
-            reshuffle(S, P, obs, E, R)
+            reshuffle(S, P, obs, E, R, T)
             if S[S_OVER] != 0:
                 return
         n = S[CNT + P_RSTACK]
@@ -209,6 +210,7 @@ def perform(g, f, ab, actor, source, via):
         P[P_RSTACK, 0] = t
         S[CNT + P_RSTACK] = n + 1
         obs[_ZONE + t] = O.Z_ROBINSON_STACK
+        deck_in(obs, T, t, True)
         if left:
             m = ask_more(g, f)
             if m == 1:
@@ -231,7 +233,7 @@ def sort3(g, f, source, via):
             return
         if a != A_MORE:
             break
-        c = take_top(S, P, obs, E, R)
+        c = take_top(S, P, obs, E, R, T)
         if c < 0:
             return
         push(S, P, obs, P_SORT, c, O.Z_SORT)
@@ -253,6 +255,7 @@ def sort3(g, f, source, via):
                     break
             obs[_ZONE + d] = O.Z_ROBINSON_DISCARD
             S[CNT + P_RDISC] += 1
+            deck_in(obs, T, d, False)
             if p >= 0:
                 E[p + 10] = d
     # every card stays in the hand (zone sort3_hand) until the whole order is chosen
@@ -275,6 +278,7 @@ def sort3(g, f, source, via):
     S[CNT + P_SORT] = 0
     for k in range(norder - 1, -1, -1):
         push(S, P, obs, P_RSTACK, SCR[k], O.Z_ROBINSON_STACK)
+        deck_in(obs, T, SCR[k], True)
     S[S_KT] += norder
     if p >= 0:
         E[p + 11] = norder

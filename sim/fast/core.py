@@ -19,7 +19,7 @@ from .layout import (A_I64, A_I64_2, A_U64, G_TYPE, POLICY_TYPE, CNT, P_RSTACK, 
                      S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT, S_OPP,
                      S_IS_PIRATE, S_FVALUE, S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS,
                      S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET, S_STEP, S_TURN,
-                     S_AGING_IN_GAME, S_OPT_CONT, S_DECISIONS, T_ABILITY, T_PABILITY,
+                     S_AGING_IN_GAME, S_OPT_CONT, S_DECISIONS, T_ABILITY, T_PABILITY, T_VALUE,
                      EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
                      ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL, R_FREE)
 
@@ -91,6 +91,27 @@ def in_pile(S, P, pile, card):
         if P[pile, i] == card:
             return True
     return False
+
+
+# --- Robinson's deck: the derived counts of the observation (sim.observation) ---------------
+@njit(types.void(A_I64, A_I64_2, _I, types.boolean), cache=True)
+def deck_in(obs, T, card, stack):
+    """``card`` joins robinson_stack (``stack``) or robinson_discard."""
+    v = T[T_VALUE, card]
+    obs[O.O_DECK_N] += 1
+    obs[O.O_DECK_SUM] += v
+    if stack and v > 0:
+        obs[O.O_STACK_VALUE + v - 1] += 1
+
+
+@njit(types.void(A_I64, A_I64_2, _I), cache=True)
+def stack_out(obs, T, card):
+    """``card`` leaves robinson_stack (and the deck)."""
+    v = T[T_VALUE, card]
+    obs[O.O_DECK_N] -= 1
+    obs[O.O_DECK_SUM] -= v
+    if v > 0:
+        obs[O.O_STACK_VALUE + v - 1] -= 1
 
 
 # --- trace ---------------------------------------------------------------------------------
@@ -202,6 +223,12 @@ def sync_obs(S, P, obs, T, phase):
     for i in range(3):
         obs[O.O_KNOWN_TOP_0 + i] = P[P_RSTACK, n - 1 - i] if i < kt else -1
     obs[O.O_TURN] = S[S_TURN]
+    nf = S[CNT + P_FIGHT]
+    for i in range(nf):
+        obs[O.FIGHT_LIST + i] = P[P_FIGHT, i]
+    for i in range(nf, obs[O.O_N_FIGHT]):
+        obs[O.FIGHT_LIST + i] = -1
+    obs[O.O_N_FIGHT] = nf
 
 
 @njit(_I(G_TYPE, POLICY_TYPE, _I, _I), cache=True)
@@ -267,8 +294,8 @@ def can_draw(S):
             or S[CNT + P_AGING] > 0)
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64, A_I64, A_U64), cache=True)
-def reshuffle(S, P, obs, E, R):
+@njit(types.void(A_I64, A_I64_2, A_I64, A_I64, A_U64, A_I64_2), cache=True)
+def reshuffle(S, P, obs, E, R, T):
     """R7.1/R7.2: top aging card (unseen) + robinson_discard become the new stack."""
     if S[CNT + P_AGING] > 0:
         aging = pop(S, P, P_AGING)
@@ -281,6 +308,12 @@ def reshuffle(S, P, obs, E, R):
     n = 0
     for c in range(N_FIGHTING):          # members by id = sorted (sim.rng)
         if c == aging or obs[_ZONE + c] == O.Z_ROBINSON_DISCARD:
+            if c == aging:
+                deck_in(obs, T, c, True)
+            else:
+                v = T[T_VALUE, c]
+                if v > 0:
+                    obs[O.O_STACK_VALUE + v - 1] += 1
             P[P_RSTACK, n] = c
             obs[_ZONE + c] = O.Z_ROBINSON_STACK
             n += 1
@@ -296,15 +329,16 @@ def reshuffle(S, P, obs, E, R):
         ev_pile(S, P, E, P_RSTACK)
 
 
-@njit(_I(A_I64, A_I64_2, A_I64, A_I64, A_U64), cache=True)
-def take_top(S, P, obs, E, R):
+@njit(_I(A_I64, A_I64_2, A_I64, A_I64, A_U64, A_I64_2), cache=True)
+def take_top(S, P, obs, E, R, T):
     """Take the top Robinson card, reshuffling first if the stack is empty (R7.1); -1 if the
     game ended."""
     if S[CNT + P_RSTACK] == 0:
-        reshuffle(S, P, obs, E, R)
+        reshuffle(S, P, obs, E, R, T)
         if S[S_OVER] != 0:
             return -1
     card = pop(S, P, P_RSTACK)
+    stack_out(obs, T, card)
     if S[S_KT] > 0:
         S[S_KT] -= 1
     obs[_ZONE + card] = O.Z_OUT
@@ -314,7 +348,7 @@ def take_top(S, P, obs, E, R):
 @njit(_I(A_I64, A_I64_2, A_I64, A_I64, A_U64, A_I64_2, types.boolean, _I, _I), cache=True)
 def draw_into_fight(S, P, obs, E, R, T, left, reason, cost):
     """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10)."""
-    card = take_top(S, P, obs, E, R)
+    card = take_top(S, P, obs, E, R, T)
     if card < 0:
         return -1
     fight_insert(S, P, card)

@@ -8,7 +8,7 @@ from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_ability
-from .core import (ask, can_draw, draw_into_fight, ev4, ev_ability, ev_room, free_open,
+from .core import (ask, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room, free_open,
                    in_pile, paid_cost, pay_life, push)
 from .layout import (CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_HSTACK, P_AGING, P_RDISC,
                      P_REMOVED, S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS, S_FL,
@@ -299,6 +299,7 @@ def end_fight(g, f):
         else:
             obs[_ZONE + c] = O.Z_ROBINSON_DISCARD
             S[CNT + P_RDISC] += 1
+            deck_in(obs, T, c, False)
     opp = S[S_OPP]
     step = S[S_STEP]
     if won:
@@ -308,6 +309,7 @@ def end_fight(g, f):
         else:
             obs[_ZONE + opp] = O.Z_ROBINSON_DISCARD                     # knowledge now
             S[CNT + P_RDISC] += 1
+            deck_in(obs, T, opp, False)
     else:
         S[S_FL + step] += 1
         obs[_ZONE + opp] = O.Z_HAZARD_DISCARD

@@ -9,7 +9,7 @@ from sim import observation as O
 from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
 from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, GREEN, PIRATES
-from .core import ask, ev4, ev_pile, ev_room, pop, push, shuffle_slice
+from .core import ask, deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice
 from .fight import run_fight
 from .layout import (A_I64, A_I64_2, A_U64, G_TYPE, POLICY_TYPE, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_FIGHT, P_HDISC, P_HDRAWN,
                      P_HSTACK, P_PIRATES, P_RDISC, P_RSTACK, P_SORT, P_BUDGET, S_AGING_IN_GAME,
@@ -59,6 +59,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.O_OPT_OLD_AGE_CONTINUE] = opts[0]
     obs[O.O_OPT_STEP_MINUS1_STACKS] = opts[1]
     obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] = opts[2]
+    obs[O.FIGHT_LIST:] = -1
 
 
 @njit(types.void(A_I64, A_I64_2, A_I64_2, _I, _I), cache=True)
@@ -123,6 +124,8 @@ def set_up(g, D):
                     (P_HSTACK, O.Z_HAZARD_STACK), (P_PIRATES, O.Z_PIRATE)):
         for i in range(S[CNT + pile]):
             obs[_ZONE + P[pile, i]] = z
+    for i in range(S[CNT + P_RSTACK]):
+        deck_in(obs, T, P[P_RSTACK, i], True)
     obs[O.O_PIRATE_1] = P[P_PIRATES, 0]
     obs[O.O_PIRATE_2] = P[P_PIRATES, 1]
     if ev_room(S, E, 100):
