@@ -80,7 +80,11 @@ def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
 
 
 def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary):
-    """Games first_game+start .. first_game+stop-1 on one state (allocated once)."""
+    """Games first_game+start .. first_game+stop-1 on one state (allocated once).  The card
+    table and the parameters are copied per block: every thread then has its own reference
+    counts (a shared array's count is one cache line that all threads would write)."""
+    T = T.copy()
+    prm = prm.copy()
     S, P, obs = alloc_state()
     L = np.zeros(L_SIZE, np.int64)
     E = np.zeros(1, np.int64)
