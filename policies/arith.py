@@ -266,3 +266,22 @@ def pirate_difficulty(obs, p):
     elif ability == C.PA_PLUS1_PER_CARD:
         value -= free
     return value - free * mean + (free if ability == C.PA_EXTRA_COSTS_2 else 0.0)
+
+
+@njit(cache=True)
+def pirate_knowledge_bonus(obs, card):
+    """Extra worth of a knowledge card against the two pirates known from the start (R2.4):
+    draw abilities against the +1-per-card and 2-life-per-card pirates, high values against
+    the half-count pirate, destroy against the +2-per-aging pirate (R9.5)."""
+    bonus = 0.0
+    ab = ABILITY[card]
+    for p in (obs[O.O_PIRATE_1], obs[O.O_PIRATE_2]):
+        pa = PIRATE_ABILITY[p]
+        if (pa == C.PA_PLUS1_PER_CARD or pa == C.PA_EXTRA_COSTS_2) and \
+                (ab == C.AB_DRAW1 or ab == C.AB_DRAW2):
+            bonus += 1.0
+        elif pa == C.PA_HALF_COUNT:
+            bonus += 0.5 * FIGHT_VALUE[card]
+        elif pa == C.PA_PLUS2_PER_AGING and ab == C.AB_DESTROY:
+            bonus += 1.0
+    return bonus

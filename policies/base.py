@@ -27,7 +27,7 @@ from policies.arith import (  # noqa: F401  (re-exported for policy files)
     ABILITY, ABILITY_WORTH, DESTROY_COST, FIGHT_VALUE, HAZARD_VALUE, IS_AGING, N_CARDS,
     PIRATE_ABILITY, best_double_value, can_still_win, card_value, cull_count, deck_mean,
     deck_worth, effective_value, fight_total, fight_worth, has, in_fight, pirate_difficulty,
-    weakest_in_fight, worst_fight_card)
+    pirate_knowledge_bonus, weakest_in_fight, worst_fight_card)
 from sim import cards as C
 from sim import observation as O
 from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
@@ -88,9 +88,10 @@ def ability_helps(obs, card, missing):
 
 
 @njit(cache=True)
-def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight):
-    """R3: the hazard with the best trade-off between the knowledge card it gives and the
-    points its free cards are expected to fall short by; skip a lone hard one."""
+def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight, pirate_prep):
+    """R3: the hazard with the best trade-off between the knowledge card it gives (plus
+    ``pirate_prep`` times its worth against the known pirates) and the points its free cards
+    are expected to fall short by; skip a lone hard one."""
     best = legal[0]
     best_key = -1e18
     step = obs[O.O_STEP]
@@ -101,6 +102,7 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
             c = a - A_FIGHT
             short = HAZARD_VALUE[c, step] - C.HAZARD_FREE[c] * mean
             key = knowledge_weight * (FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]) \
+                + pirate_prep * pirate_knowledge_bonus(obs, c) \
                 - value_weight * (short if short > 0 else 0.0)
             if key > best_key:
                 best, best_key = a, key
@@ -197,13 +199,15 @@ def pirate_choice(obs, legal, n_legal, hardest_first):
 
 @njit(cache=True)
 def default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
-                   value_weight, skip_above, knowledge_weight=1.0, hardest_first=False):
+                   value_weight, skip_above, knowledge_weight=1.0, hardest_first=False,
+                   pirate_prep=0.0):
     """Every decision with the defaults of the module docstring."""
     phase = obs[O.O_PHASE]
     if phase == O.PH_FIGHT:
         return fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over)
     if phase == O.PH_HAZARD:
-        return hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight)
+        return hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight,
+                             pirate_prep)
     if phase == O.PH_TARGET:
         return pick_target(obs, legal, n_legal)
     if phase == O.PH_MORE:

@@ -22,14 +22,9 @@ README "Tuning the expert"); there, both pirate-preparation settings measured be
 """
 from numba import njit
 
-from policies.base import (ABILITY, ABILITY_WORTH, FIGHT_VALUE, HAZARD_VALUE, N_CARDS,
-                           PIRATE_ABILITY, cull_count, deck_mean, default_decide, effective_value,
-                           fight_total, has)
-from sim import cards as C
+from policies.base import cull_count, default_decide, effective_value, fight_total, has
 from sim import observation as O
-from sim.actions import A_DRAW, A_END, A_FIGHT, A_SKIP
-
-HAZARD_FREE = C.HAZARD_FREE
+from sim.actions import A_DRAW, A_END
 
 NAME = "expert"
 DESCRIPTION = "tunable heuristic: step-wise life reserves, green culling, pirate preparation"
@@ -45,57 +40,10 @@ PARAMS = {"reserve_green": 0.0, "reserve_yellow": 0.0, "reserve_red": 0.0,
 
 
 @njit(cache=True)
-def _faces(obs, ability):
-    return PIRATE_ABILITY[obs[O.O_PIRATE_1]] == ability or PIRATE_ABILITY[obs[O.O_PIRATE_2]] == ability
-
-
-@njit(cache=True)
-def _pirate_bonus(obs, card):
-    """Extra worth of a knowledge card against the two pirates known from the start (R2.4):
-    draw abilities against the +1-per-card and 2-life-per-card pirates, high values against
-    the half-count pirate, destroy against the +2-per-aging pirate (R9.5)."""
-    bonus = 0.0
-    ab = ABILITY[card]
-    for p in (obs[O.O_PIRATE_1], obs[O.O_PIRATE_2]):
-        pa = PIRATE_ABILITY[p]
-        if (pa == C.PA_PLUS1_PER_CARD or pa == C.PA_EXTRA_COSTS_2) and \
-                (ab == C.AB_DRAW1 or ab == C.AB_DRAW2):
-            bonus += 1.0
-        elif pa == C.PA_HALF_COUNT:
-            bonus += 0.5 * FIGHT_VALUE[card]
-        elif pa == C.PA_PLUS2_PER_AGING and ab == C.AB_DESTROY:
-            bonus += 1.0
-    return bonus
-
-
-@njit(cache=True)
-def _hazard_choice(obs, legal, n_legal, params):
-    """R3 as in policies.base.hazard_choice, plus the pirate bonus."""
-    best = legal[0]
-    best_key = -1e18
-    step = obs[O.O_STEP]
-    mean = deck_mean(obs)
-    for i in range(n_legal):
-        a = legal[i]
-        if a >= A_FIGHT and a < A_FIGHT + N_CARDS:
-            c = a - A_FIGHT
-            short = HAZARD_VALUE[c, step] - HAZARD_FREE[c] * mean
-            key = params[P_KNOWLEDGE_WEIGHT] * (FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]) \
-                + params[P_PIRATE_PREP] * _pirate_bonus(obs, c) \
-                - params[P_VALUE_WEIGHT] * (short if short > 0 else 0.0)
-            if key > best_key:
-                best, best_key = a, key
-    if has(legal, n_legal, A_SKIP) and HAZARD_VALUE[best - A_FIGHT, step] > params[P_SKIP_ABOVE]:
-        return A_SKIP
-    return best
-
-
-@njit(cache=True)
 def decide(obs, legal, n_legal, params, rng):
     step = obs[O.O_STEP]
-    if obs[O.O_PHASE] == O.PH_HAZARD:
-        return _hazard_choice(obs, legal, n_legal, params)
-    if obs[O.O_PHASE] == O.PH_FIGHT and step == 0 and not obs[O.O_OPPONENT_IS_PIRATE] \
+    cull_steps = 2 if params[P_CULL_YELLOW] > 0 else 1
+    if obs[O.O_PHASE] == O.PH_FIGHT and step < cull_steps and not obs[O.O_OPPONENT_IS_PIRATE] \
             and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
         missing = effective_value(obs) - fight_total(obs)
         if 0 < missing <= params[P_CULL_MAX_MISSING] and \
@@ -110,4 +58,4 @@ def decide(obs, legal, n_legal, params, rng):
         reserve, pay_max = params[P_RESERVE_RED], params[P_PAY_MAX_RED]
     return default_decide(obs, legal, n_legal, reserve, pay_max, params[P_DESTROY_MAX_VALUE],
                           params[P_VALUE_WEIGHT], params[P_SKIP_ABOVE], params[P_KNOWLEDGE_WEIGHT],
-                          params[P_HARDEST_PIRATE_FIRST] > 0)
+                          params[P_HARDEST_PIRATE_FIRST] > 0, params[P_PIRATE_PREP])
