@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sim import observation as O
 from .game import alloc_state, play, reset, stream_start, write_row
@@ -33,6 +35,33 @@ G_PAIR_WINS = 154
 G_HIST = 254
 AGG_SIZE = G_HIST + N_BINS
 FIRST_PIRATE = 59
+
+
+@intrinsic
+def borrow(typingctx, arr):
+    """The same array without an owner (meminfo NULL): passing it around, unpacking the state
+    tuple or slicing it then costs no reference counting (NRT_incref/decref return at once on
+    NULL; otherwise each is an atomic add on a shared count, several per decision).  Only for
+    arrays whose owner outlives every use: the per-block and per-game state below."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        dst = context.make_array(sig.return_type)(context, builder)
+        for name in ("nitems", "itemsize", "data", "shape", "strides"):
+            setattr(dst, name, getattr(src, name))
+        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
+        dst.parent = cgutils.get_null_value(dst.parent.type)
+        return dst._getvalue()
+    return arr(arr), codegen
+
+
+@njit(cache=True)
+def keep_alive(*arrays):
+    """A use of the owners after their last borrowed use (Numba frees a variable's array
+    right after its last use)."""
+    pass
 
 
 @njit(cache=True)
@@ -75,14 +104,16 @@ def _aggregate(row, agg):
 
 
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
-    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
-    play(g, f, D)
+    g = (borrow(S), borrow(P), borrow(obs), borrow(L), borrow(E), borrow(SCR), borrow(T),
+         borrow(R), borrow(PR), borrow(prm), borrow(DOBS), borrow(DLEG))
+    play(g, f, borrow(D))
 
 
 def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary):
     """Games first_game+start .. first_game+stop-1 on one state (allocated once).  The card
     table and the parameters are copied per block: every thread then has its own reference
-    counts (a shared array's count is one cache line that all threads would write)."""
+    counts (a shared array's count is one cache line that all threads would write).  The
+    games run on borrowed (owner-less) views of the state: no reference counting per call."""
     T = T.copy()
     prm = prm.copy()
     S, P, obs = alloc_state()
@@ -93,9 +124,11 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
     PR = np.zeros(1, np.uint64)
     DOBS = np.zeros((1, 1), np.int64)
     DLEG = np.zeros((1, 1), np.int64)
-    D = np.zeros((1, 1), np.int64)
+    D0 = np.zeros((1, 1), np.int64)
     row = np.zeros(N_ROW, np.int64)
-    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+    g = (borrow(S), borrow(P), borrow(obs), borrow(L), borrow(E), borrow(SCR), borrow(T),
+         borrow(R), borrow(PR), borrow(prm), borrow(DOBS), borrow(DLEG))
+    D = borrow(D0)
     for i in range(start, stop):
         game = first_game + i
         reset(S, P, obs, level, opts, 0, 0)
@@ -107,6 +140,7 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
             _aggregate(row, agg)
         else:
             write_row(S, P, out[i], game)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D0)
 
 
 def _batch_py(f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
