@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import builtins
 import os
 import subprocess
 import sys
@@ -61,10 +62,21 @@ def main(argv=None):
     ap.add_argument("--policies", nargs="+", default=None)
     ap.add_argument("--rows-games", type=int, default=1_000_000)
     ap.add_argument("--summary-games", type=int, default=10_000_000)
+    ap.add_argument("--memory-policy", default=None,
+                    help="policy of the memory runs (default: the last policy)")
+    ap.add_argument("--out", default=None, help="also write the report to this markdown file")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
     a = ap.parse_args(argv)
 
+    lines = []
+
+    def print(text=""):                      # noqa: A001 - tee to the --out file
+        lines.append(text)
+        builtins.print(text, flush=True)
+
+    print(f"# Engine benchmark\n\nMade by `python benchmarks/bench_engines.py "
+          f"{' '.join(argv if argv is not None else sys.argv[1:])}` on {os.cpu_count()} cores.\n")
     from policies import builtin_policies, load_policy
     from sim.fast import run_batch
     from sim.reference import play_game
@@ -99,17 +111,27 @@ def main(argv=None):
             cached = float(_run(_START.format(policy=pol_name), env))
             other = "random" if pol_name != "random" else names[0]
             other_t = float(_run(_START.format(policy=other), env))
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--games", "1000",
+                            "--level", "4", "--policy", pol_name], cwd=ROOT, env=env,
+                           capture_output=True, check=True)
+            cli = time.perf_counter() - t
         print(f"\nJIT first compile (empty cache, policy {pol_name}): {first:.1f} s; cached start "
               f"of a fresh process: {cached:.2f} s; another policy ({other}) on the same "
-              f"cached engine: {other_t:.2f} s")
+              f"cached engine: {other_t:.2f} s; `friday simulate --games 1000 --level 4` "
+              f"(cached, whole command): {cli:.2f} s")
     if not a.no_memory:
         th = max(a.threads)
+        mem_policy = a.memory_policy or pol_name
+        print()
         for mode, n in (("rows", a.rows_games), ("summary", a.summary_games)):
-            base, peak, dt = _run(_MEMORY.format(policy=pol_name, threads=th, mode=mode,
+            base, peak, dt = _run(_MEMORY.format(policy=mem_policy, threads=th, mode=mode,
                                                  n=n)).split()
-            print(f"peak memory, level 4, {n:,} games, {mode}: {int(peak) / 1024:,.0f} MiB "
-                  f"(after warm-up {int(base) / 1024:,.0f} MiB); {n / float(dt):,.0f} games/s "
-                  f"at {th} threads")
+            print(f"peak memory, level 4, {mem_policy}, {n:,} games, {mode}: "
+                  f"{int(peak) / 1024:,.0f} MiB (after warm-up {int(base) / 1024:,.0f} MiB); "
+                  f"{n / float(dt):,.0f} games/s at {th} threads")
+    if a.out:
+        Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
