@@ -1,8 +1,8 @@
 """The card table: one row per physical card, with a stable integer id (R1.1).
 
-Ids follow the row order of ``sim/data/cards_by_type.csv`` (a copy of the project's
-``cards.csv``) with each type expanded by its count: 18 start cards (0-17), 11 aging cards
-(18-28), 30 hazard/knowledge cards (29-58), 10 pirates (59-68).  Everything the engines need
+``sim/data/cards.csv`` has one row per physical card with its id: the project's ``cards.csv``
+(one row per card type, with counts) expanded in row order: 18 start cards (0-17), 11 aging
+cards (18-28), 30 hazard/knowledge cards (29-58), 10 pirates (59-68).  Everything the engines need
 about a card is a column of a read-only numpy array here, indexed by card id; the Numba engine
 reads the very same arrays.
 """
@@ -43,11 +43,10 @@ def _int(text: str) -> int:
 
 
 def _load():
-    rows = []
-    with resources.files("sim.data").joinpath("cards_by_type.csv").open(encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            for _ in range(int(row["count"])):
-                rows.append(row)
+    with resources.files("sim.data").joinpath("cards.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    if [int(r["id"]) for r in rows] != list(range(len(rows))):
+        raise ValueError("sim/data/cards.csv: ids must be 0, 1, 2... in row order")
     return rows
 
 
