@@ -20,12 +20,12 @@ _ZONE = O.ZONE
 _FLAGS = O.FLAGS
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def copyable(ab):
     return C.AB_LIFE1 <= ab <= C.AB_BELOW_PILE and ab != C.AB_COPY
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def face_up(obs, c):
     return (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0
 
@@ -52,7 +52,7 @@ def fill_targets(S, P, obs, L, ab, actor, start):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def has_target(S, P, obs, ab, actor):
     """Like fill_targets but only says whether there is one (-1: no target needed)."""
     if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
@@ -71,7 +71,7 @@ def has_target(S, P, obs, ab, actor):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def available_basic(S, P, obs, ab, actor):
     """A non-copy ability can be carried out now by ``actor``."""
     if (ab == C.AB_DRAW1 or ab == C.AB_DRAW2 or ab == C.AB_BELOW_PILE) and not can_draw(S):
@@ -95,7 +95,7 @@ def fill_copy_targets(S, P, obs, T, L, actor, start, only_check):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def ability_usable(S, P, obs, T, L, card):
     """R4.5: a face-up card's own (non-aging) ability, unused this fight, that can act."""
     ab = T[T_ABILITY, card]

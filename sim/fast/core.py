@@ -40,7 +40,7 @@ def shuffle_slice(R, a, start, n):
         a[start + j] = t
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64, _I, _I, _I), cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64, _I, _I, _I), cache=True, inline='always')
 def push(S, P, obs, pile, card, zone):
     n = S[CNT + pile]
     P[pile, n] = card
@@ -48,7 +48,7 @@ def push(S, P, obs, pile, card, zone):
     obs[_ZONE + card] = zone
 
 
-@njit(_I(A_I64, A_I64_2, _I), cache=True)
+@njit(_I(A_I64, A_I64_2, _I), cache=True, inline='always')
 def pop(S, P, pile):
     n = S[CNT + pile] - 1
     S[CNT + pile] = n
@@ -104,7 +104,7 @@ def deck_in(obs, T, card, stack):
         obs[O.O_STACK_VALUE + v - 1] += 1
 
 
-@njit(types.void(A_I64, A_I64_2, _I), cache=True)
+@njit(types.void(A_I64, A_I64_2, _I), cache=True, inline='always')
 def stack_out(obs, T, card):
     """``card`` leaves robinson_stack (and the deck)."""
     v = T[T_VALUE, card]
@@ -170,7 +170,7 @@ def ev_pile(S, P, E, pile):
 
 
 # --- observation and decisions ---------------------------------------------------------------
-@njit(types.boolean(A_I64, A_I64_2, A_I64, A_I64_2), cache=True)
+@njit(types.boolean(A_I64, A_I64_2, A_I64, A_I64_2), cache=True, inline='always')
 def free_open(S, P, obs, T):
     """R4.2/R4.3/R6.4: a free card may be drawn now."""
     if S[S_IN_FIGHT] == 0 or S[S_FREE_LEFT] <= 0 or S[S_FREE_CLOSED] != 0:
@@ -183,7 +183,7 @@ def free_open(S, P, obs, T):
     return True
 
 
-@njit(_I(A_I64, A_I64_2), cache=True)
+@njit(_I(A_I64, A_I64_2), cache=True, inline='always')
 def paid_cost(S, T):
     """R4.3, R9.5 extra_card_costs_2."""
     if S[S_IN_FIGHT] != 0 and S[S_IS_PIRATE] != 0 and T[T_PABILITY, S[S_OPP]] == PA_EXTRA_COSTS_2:
@@ -191,7 +191,7 @@ def paid_cost(S, T):
     return 1
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64, A_I64_2, _I), cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64, A_I64_2, _I), cache=True, inline='always')
 def sync_obs(S, P, obs, T, phase):
     """The scalars of the observation (zones and flags are kept up to date as things move)."""
     obs[O.O_PHASE] = phase
@@ -287,7 +287,7 @@ def pay_life(S, E, amount, reason):
 
 
 # --- drawing (R4.2, R4.3, R7) ----------------------------------------------------------------
-@njit(types.boolean(A_I64), cache=True)
+@njit(types.boolean(A_I64), cache=True, inline='always')
 def can_draw(S):
     """A card can be drawn, or trying reaches old age (R7.2, R7.3)."""
     return (S[CNT + P_RSTACK] > 0 or S[S_OPT_CONT] == 0 or S[CNT + P_RDISC] > 0

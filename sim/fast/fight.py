@@ -22,7 +22,7 @@ _ZONE = O.ZONE
 _FLAGS = O.FLAGS
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _zeroed(S, k, c):
     for i in range(k):
         if S[S_ZERO0 + i] == c:
@@ -100,7 +100,7 @@ def fight_total(S, P, obs, T, SCR):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def effective_value(S, T):
     """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
     if S[S_IS_PIRATE]:
@@ -114,7 +114,7 @@ def effective_value(S, T):
     return T[T_HV0 + st, S[S_OPP]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def fight_actions(S, P, obs, T, L, SCR):
     """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number."""
     n = 0
