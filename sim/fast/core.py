@@ -231,8 +231,7 @@ def sync_obs(S, P, obs, T, phase):
     obs[O.O_N_FIGHT] = nf
 
 
-@njit(_I(G_TYPE, POLICY_TYPE, _I, _I), cache=True)
-def ask(g, f, phase, n):
+def _ask(g, f, phase, n):
     """Hand the observation and the legal actions L[:n] to the policy; check the answer.
     An illegal answer ends the game with an error (S_ERR) and returns -1."""
     S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG = g
@@ -258,6 +257,11 @@ def ask(g, f, phase, n):
     S[S_ERR_PHASE] = phase
     S[S_OVER] = 1
     return -1
+
+
+ask = njit(_I(G_TYPE, POLICY_TYPE, _I, _I), cache=True)(_ask)
+# the same, inlined where it is called for nearly every decision (the fight loop)
+ask_inline = njit(cache=True, inline='always')(_ask)
 
 
 @njit(_I(G_TYPE, POLICY_TYPE), cache=True)

@@ -8,7 +8,7 @@ from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_ability
-from .core import (ask, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room, free_open,
+from .core import (ask, ask_inline, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room, free_open,
                    in_pile, paid_cost, pay_life, push)
 from .layout import (CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_HSTACK, P_AGING, P_RDISC,
                      P_REMOVED, S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS, S_FL,
@@ -181,7 +181,7 @@ def run_fight(g, f, opp, is_pirate):
             S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
                 else CAUSE_NO_CARDS
             return
-        a = ask(g, f, O.PH_FIGHT, n)
+        a = ask_inline(g, f, O.PH_FIGHT, n)
         if a < 0:
             return
         if a == A_END:
