@@ -29,11 +29,19 @@ def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
     return float(bins[int(np.searchsorted(cum, q * cum[-1]))])
 
 
+def hist_sd(bins: np.ndarray, hist: np.ndarray) -> float:
+    """Standard deviation of the scores from their histogram (bins of width 1)."""
+    n = hist.sum()
+    mean = (bins * hist).sum() / n
+    return float(np.sqrt(((bins - mean) ** 2 * hist).sum() / max(n - 1, 1)))
+
+
 def summary_row(policy: str, level: int, s: dict) -> dict:
     n, wins = s["games"], s["wins"]
     lo, hi = wilson(wins, n)
     return {"policy": policy, "level": level, "games": n, "win_rate": wins / n,
             "ci95_low": lo, "ci95_high": hi, "mean_score": s["sum_score"] / n,
+            "score_sd": hist_sd(s["score_bins"], s["score_hist"]),
             "median_score": hist_quantile(s["score_bins"], s["score_hist"], 0.5),
             "reached_pirates": s["step_reached"]["pirates"] / n}
 
@@ -50,6 +58,16 @@ def compare(a: pd.Series, b: pd.Series) -> str:
     else:
         verdict = "higher" if z > 0 else "lower"
     return f"{p1:.2%} vs {p2:.2%} (z = {z:+.1f}: {verdict})"
+
+
+def compare_scores(a: pd.Series, b: pd.Series) -> str:
+    """Difference of mean scores with its 95% interval (normal approximation)."""
+    diff = a["mean_score"] - b["mean_score"]
+    se = math.sqrt(a["score_sd"] ** 2 / a["games"] + b["score_sd"] ** 2 / b["games"])
+    verdict = "no significant difference" if abs(diff) < 1.96 * se else \
+        ("higher" if diff > 0 else "lower")
+    return (f"{a['mean_score']:.2f} vs {b['mean_score']:.2f} (difference {diff:+.2f} "
+            f"± {1.96 * se:.2f}: {verdict})")
 
 
 def policy_report(games: int, seed: int, out: Path, threads=None, force=False, echo=print,
@@ -106,8 +124,8 @@ def _write_policies_md(path: Path, table: pd.DataFrame, command: str, games, see
         for level in sorted(table["level"].unique()):
             if (a, level) in by and (b, level) in by:
                 ra, rb = by[(a, level)], by[(b, level)]
-                score = f"mean score {ra['mean_score']:.2f} vs {rb['mean_score']:.2f}"
-                lines.append(f"- level {level}, {a} vs {b}: win rate {compare(ra, rb)}; {score}")
+                lines.append(f"- level {level}, {a} vs {b}: win rate {compare(ra, rb)}; "
+                             f"mean score {compare_scores(ra, rb)}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
