@@ -255,3 +255,18 @@ class AutoPolicy:
             if preferred in legal:
                 return preferred
         return legal[0]
+
+
+def fight_stopped(actions, opponent=53, **spec):
+    """A stacked game's fight against ``opponent`` that stops when the script runs out."""
+    g = stacked(actions=actions, **spec)
+    assert fight(g, opponent) == "stopped", g.trace[-3:]
+    return g
+
+
+def fight_done(actions, opponent=53, **spec):
+    """A stacked game's fight against ``opponent`` that ends before the script runs out."""
+    g = stacked(actions=actions, **spec)
+    result = fight(g, opponent)
+    assert result == "done", (result, g.stop_message)
+    return g

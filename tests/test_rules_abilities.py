@@ -8,22 +8,10 @@ Knowledge cards used (value, ability): 29 raft food (0, life+1), 31 raft equipme
 cards, 4/7/11) or exploring #39 (2 free, 1/3/6).
 """
 import sim.observation as O
-from helpers import (EATING, GENIUS, SCARED1, STUPID1, VERY_TIRED, events, fight, last,
+from helpers import (EATING, GENIUS, SCARED1, STUPID1, VERY_TIRED, events, fight, fight_done,
+                     fight_stopped, last,
                      legal_at_stop, stacked)
 from sim.rules import GREEN, PIRATES, RED, YELLOW
-
-
-def fight_stopped(actions, opponent=53, **spec):
-    g = stacked(actions=actions, **spec)
-    assert fight(g, opponent) == "stopped", g.trace[-3:]
-    return g
-
-
-def fight_done(actions, opponent=53, **spec):
-    g = stacked(actions=actions, **spec)
-    result = fight(g, opponent)
-    assert result == "done", (result, g.stop_message)
-    return g
 
 
 # --- R5.1 --------------------------------------------------------------------------------

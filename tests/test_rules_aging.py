@@ -5,21 +5,8 @@ Aging cards: 18 distracted -1, 19/20 stupid -2, 22 hungry (life -1), 23/24 scare
 into the Robinson stack directly.
 """
 from helpers import (GENIUS, HUNGRY, SCARED1, SCARED2, STUPID1, VERY_HUNGRY, VERY_TIRED,
-                     check_conservation, events, fight, last, legal_at_stop, play_stacked,
-                     stacked)
-
-
-def fight_stopped(actions, opponent=53, **spec):
-    g = stacked(actions=actions, **spec)
-    assert fight(g, opponent) == "stopped", g.trace[-3:]
-    return g
-
-
-def fight_done(actions, opponent=53, **spec):
-    g = stacked(actions=actions, **spec)
-    result = fight(g, opponent)
-    assert result == "done", (result, g.stop_message)
-    return g
+                     check_conservation, events, fight_done, fight_stopped, last,
+                     legal_at_stop, play_stacked)
 
 
 # --- R6.1 --------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
 from .core import (ask, ask_more, can_draw, deck_in, draw_into_fight, ev4, ev_ability,
                    fight_remove, push, remove_at, reshuffle, take_top)
 from .layout import (CNT, P_FIGHT, P_RSTACK, P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER,
-                     S_PEND_AB, S_PEND_CARD, S_STEP_MINUS, S_KT, S_EPOS, T_ABILITY, EV_LIFE,
+                     S_PEND_AB, S_PEND_CARD, S_STEP_MINUS, S_KT, T_ABILITY, EV_LIFE,
                      LR_ABILITY, R_ABILITY, R_EXCHANGE, R_REPLACE)
 
 _ZONE = O.ZONE
@@ -28,6 +28,16 @@ def copyable(ab):
 @njit(cache=True, inline='always')
 def face_up(obs, c):
     return (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0
+
+
+@njit(cache=True, inline='always')
+def leave_fight(S, P, obs, card):
+    """Take a face-up card out of the fight (R5.8, R5.9); True if it was a left card.  Its
+    doubled flag goes with it; the caller sets its new zone."""
+    left = obs[_ZONE + card] == O.Z_FIGHT_LEFT
+    fight_remove(S, P, card)
+    obs[_FLAGS + card] &= ~O.F_DOUBLED
+    return left
 
 
 @njit(cache=True)
@@ -183,9 +193,7 @@ def perform(g, f, ab, actor, source, via):
             if t < 0:
                 return
             ev_ability(S, E, source, ab, t, via, -1)
-            left = obs[_ZONE + t] == O.Z_FIGHT_LEFT
-            fight_remove(S, P, t)
-            obs[_FLAGS + t] &= ~O.F_DOUBLED
+            left = leave_fight(S, P, obs, t)
             obs[_ZONE + t] = O.Z_ROBINSON_DISCARD
             S[CNT + P_RDISC] += 1
             deck_in(obs, T, t, False)
@@ -196,9 +204,7 @@ def perform(g, f, ab, actor, source, via):
         if t < 0:
             return
         ev_ability(S, E, source, ab, t, via, -1)
-        left = obs[_ZONE + t] == O.Z_FIGHT_LEFT
-        fight_remove(S, P, t)
-        obs[_FLAGS + t] &= ~O.F_DOUBLED
+        left = leave_fight(S, P, obs, t)
         obs[_ZONE + t] = O.Z_OUT
         if S[CNT + P_RSTACK] == 0:
             reshuffle(S, P, obs, E, R, T)
