@@ -71,7 +71,11 @@ def play(actions, level=1, deal=None, options=None, seed=0, **deal_kw) -> Game:
     legal actions at that point).  Otherwise the game ended (``g.stopped`` False)."""
     if deal is None:
         deal = make_deal(level, **deal_kw)
-    g = new_game(actions, level, deal, options, seed)
+    return play_until_stop(new_game(actions, level, deal, options, seed))
+
+
+def play_until_stop(g) -> Game:
+    """g.play(); a script running out sets ``g.stopped`` and ``g.stop_message``."""
     g.stopped, g.stop_message = False, ""
     try:
         g.play()
@@ -156,16 +160,8 @@ def stacked(level=1, actions=(), options=None, step=GREEN, seed=0, **spec) -> Ga
 
 def play_stacked(actions, level=1, options=None, seed=0, policy=None, **spec) -> Game:
     """Play a whole game (Game.play) from a stacked set-up; like ``play`` for running out."""
-    g = StackedGame(level, seed, 0, policy or ScriptedPolicy(list(actions)),
-                    options or Options(), spec)
-    g.stopped, g.stop_message = False, ""
-    try:
-        g.play()
-    except RuleError as exc:
-        if "ran out" not in str(exc):
-            raise
-        g.stopped, g.stop_message = True, str(exc)
-    return g
+    return play_until_stop(StackedGame(level, seed, 0, policy or ScriptedPolicy(list(actions)),
+                                       options or Options(), spec))
 
 
 def run(g, method, *args, **kwargs) -> str:

@@ -40,16 +40,25 @@ def leave_fight(S, P, obs, card):
     return left
 
 
+@njit(cache=True, inline='always')
+def target_kind(ab):
+    """-1: the ability takes no target; 0: any other face-up card (destroy, exchange,
+    below_pile); 1: another face-up card not doubled yet (double, R5.4)."""
+    if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
+        return 0
+    if ab == C.AB_DOUBLE:
+        return 1
+    return -1
+
+
 @njit(cache=True)
 def fill_targets(S, P, obs, L, ab, actor, start):
     """Write TARGET+c for the cards a (non-copy) ability may target into L[start:]; count.
     Without a target (life, draw, step, sort3) returns -1."""
-    if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
-        need_undoubled = False
-    elif ab == C.AB_DOUBLE:
-        need_undoubled = True
-    else:
+    kind = target_kind(ab)
+    if kind < 0:
         return -1
+    need_undoubled = kind == 1
     n = 0
     for i in range(S[CNT + P_FIGHT]):
         c = P[P_FIGHT, i]
@@ -65,12 +74,10 @@ def fill_targets(S, P, obs, L, ab, actor, start):
 @njit(cache=True, inline='always')
 def has_target(S, P, obs, ab, actor):
     """Like fill_targets but only says whether there is one (-1: no target needed)."""
-    if ab == C.AB_DESTROY or ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
-        need_undoubled = False
-    elif ab == C.AB_DOUBLE:
-        need_undoubled = True
-    else:
+    kind = target_kind(ab)
+    if kind < 0:
         return -1
+    need_undoubled = kind == 1
     for i in range(S[CNT + P_FIGHT]):
         c = P[P_FIGHT, i]
         if c == actor or not face_up(obs, c):
