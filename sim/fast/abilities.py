@@ -51,6 +51,14 @@ def target_kind(ab):
     return -1
 
 
+@njit(cache=True, inline='always')
+def is_target(obs, c, actor, need_undoubled):
+    """Card c may be targeted: another face-up card, not doubled yet if need_undoubled."""
+    if c == actor or not face_up(obs, c):
+        return False
+    return not (need_undoubled and (obs[_FLAGS + c] & O.F_DOUBLED) != 0)
+
+
 @njit(cache=True)
 def fill_targets(S, P, obs, L, ab, actor, start):
     """Write TARGET+c for the cards a (non-copy) ability may target into L[start:]; count.
@@ -62,12 +70,9 @@ def fill_targets(S, P, obs, L, ab, actor, start):
     n = 0
     for i in range(S[CNT + P_FIGHT]):
         c = P[P_FIGHT, i]
-        if c == actor or not face_up(obs, c):
-            continue
-        if need_undoubled and (obs[_FLAGS + c] & O.F_DOUBLED) != 0:
-            continue
-        L[start + n] = A_TARGET + c
-        n += 1
+        if is_target(obs, c, actor, need_undoubled):
+            L[start + n] = A_TARGET + c
+            n += 1
     return n
 
 
@@ -79,12 +84,8 @@ def has_target(S, P, obs, ab, actor):
         return -1
     need_undoubled = kind == 1
     for i in range(S[CNT + P_FIGHT]):
-        c = P[P_FIGHT, i]
-        if c == actor or not face_up(obs, c):
-            continue
-        if need_undoubled and (obs[_FLAGS + c] & O.F_DOUBLED) != 0:
-            continue
-        return 1
+        if is_target(obs, P[P_FIGHT, i], actor, need_undoubled):
+            return 1
     return 0
 
 
