@@ -5,10 +5,7 @@ action...) ends with one clear ``error:`` line and exit code 2, never a tracebac
 """
 from __future__ import annotations
 
-import json
 import os
-import sys
-import time
 from pathlib import Path
 from typing import List, Optional
 

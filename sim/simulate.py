@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .results import COLUMNS, reference_batch, summarize, to_frame, wilson
-from .rules import CAUSE_NAMES, STEP_NAMES
+from .results import COLUMNS, reference_batch, summarize, to_frame
 
 REFERENCE_CHUNK = 500
 FAST_CHUNK = 50_000

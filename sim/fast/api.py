@@ -7,15 +7,13 @@ from numba import njit
 
 from sim import observation as O
 from sim.actions import action_name
-from sim.cards import N_CARDS
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
 from .decode import decode_events
 from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_ERR_ACTION,
-                     K_ERR_PHASE, K_GAME, L_SIZE, MAX_DEBUG_DECISIONS, N_COLS, N_ROW, POLICY_SIG,
-                     SCR_SIZE, S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE,
-                     S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE,
-                     card_table)
+                     K_ERR_PHASE, K_GAME, L_SIZE, MAX_DEBUG_DECISIONS, N_ROW, POLICY_SIG, SCR_SIZE,
+                     S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL,
+                     S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table)
 from . import runner
 from .game import alloc_state, reset
 

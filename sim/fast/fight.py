@@ -10,13 +10,13 @@ from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_ability
 from .core import (ask, ask_inline, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room, free_open,
                    in_pile, paid_cost, pay_life, push)
-from .layout import (CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_HSTACK, P_AGING, P_RDISC,
-                     P_REMOVED, S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS, S_FL,
-                     S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE, S_FW, S_IN_FIGHT, S_IS_PIRATE,
-                     S_LIFE, S_NZERO, S_OPP, S_OPT_COUNTS, S_OPT_STACKS, S_OVER, S_STEP,
-                     S_STEP_MINUS, S_ZERO0, S_AGING_IN_GAME, T_ABILITY, T_AGING, T_DCOST,
-                     T_HFREE, T_HV0, T_PABILITY, T_PFREE, T_PVALUE, T_VALUE, EV_FIGHT_END,
-                     EV_FIGHT_START, LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW, R_FREE, R_PAID)
+from .layout import (CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED,
+                     S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS, S_FL, S_FREE_CLOSED,
+                     S_FREE_LEFT, S_FVALUE, S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE,
+                     S_NZERO, S_OPP, S_OPT_COUNTS, S_OPT_STACKS, S_OVER, S_STEP, S_STEP_MINUS,
+                     S_ZERO0, S_AGING_IN_GAME, T_ABILITY, T_AGING, T_DCOST, T_HFREE,
+                     T_HV0, T_PABILITY, T_PFREE, T_PVALUE, T_VALUE, EV_FIGHT_END, EV_FIGHT_START,
+                     LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW, R_FREE, R_PAID)
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS

@@ -11,16 +11,15 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, GREEN, PIRATES
 from .core import ask, deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice
 from .fight import run_fight
-from .layout import (A_I64, A_I64_2, A_U64, G_TYPE, POLICY_TYPE, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_FIGHT, P_HDISC, P_HDRAWN,
-                     P_HSTACK, P_PIRATES, P_RDISC, P_RSTACK, P_SORT, P_BUDGET, S_AGING_IN_GAME,
-                     S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_KT, S_LEVEL, S_LIFE,
-                     S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
-                     S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN, S_WON, S_FW, S_FL,
-                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP,
-                     EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END,
-                     K_LEVEL, K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE,
-                     K_SCORE, K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_ERR_ACTION,
-                     K_ERR_PHASE)
+from .layout import (A_I64, A_I64_2, G_TYPE, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK,
+                     P_BUDGET, S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE,
+                     S_LEVEL, S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
+                     S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN,
+                     S_WON, S_FW, S_FL, S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE,
+                     EV_SETUP, EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
+                     K_GAME, K_WON, K_CAUSE, K_STEP, K_P1,
+                     K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE, K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS,
+                     K_ERR, K_ERR_ACTION, K_ERR_PHASE)
 
 _I = types.int64
 _ZONE = O.ZONE

@@ -12,7 +12,6 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from sim import observation as O
 from .game import alloc_state, play, reset, stream_start, write_row
 from .layout import (A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE, SCR_SIZE,
                      K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
@@ -61,7 +60,6 @@ def borrow(typingctx, arr):
 def keep_alive(*arrays):
     """A use of the owners after their last borrowed use (Numba frees a variable's array
     right after its last use)."""
-    pass
 
 
 @njit(cache=True)
