@@ -119,23 +119,29 @@ def fight_total(obs):
 
 @njit(cache=True)
 def _half_count_total(obs, n, zero1, zero2):
-    """R9.5 half_cards_count: aging cards always count, best other cards fill ceil(n/2)."""
-    values = np.empty(n, dtype=np.int64)
-    k = 0
+    """R9.5 half_cards_count: aging cards always count, best other cards fill ceil(n/2).
+    Allocation-free (policies run without Numba's reference counting): the best others are
+    picked one at a time, ``taken`` marks their positions in the fight list."""
     total = 0
     n_aging = 0
     for i in range(n):
         c = obs[O.FIGHT_LIST + i]
-        v = 0 if (c == zero1 or c == zero2) else card_value(obs, c)
         if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN:
-            total += v
+            total += 0 if (c == zero1 or c == zero2) else card_value(obs, c)
             n_aging += 1
-        else:
-            values[k] = v
-            k += 1
-    rest = np.sort(values[:k])
-    for i in range(min(k, max(0, (n + 1) // 2 - n_aging))):
-        total += rest[k - 1 - i]
+    taken = 0
+    for _ in range(min(n - n_aging, max(0, (n + 1) // 2 - n_aging))):
+        best_i = -1
+        best_v = 0
+        for i in range(n):
+            c = obs[O.FIGHT_LIST + i]
+            if (taken >> i) & 1 or (IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN):
+                continue
+            v = 0 if (c == zero1 or c == zero2) else card_value(obs, c)
+            if best_i < 0 or v > best_v:
+                best_i, best_v = i, v
+        taken |= 1 << best_i
+        total += best_v
     return total
 
 

@@ -20,17 +20,17 @@ _ZONE = O.ZONE
 _FLAGS = O.FLAGS
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def copyable(ab):
     return C.AB_LIFE1 <= ab <= C.AB_BELOW_PILE and ab != C.AB_COPY
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def face_up(obs, c):
     return (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def leave_fight(S, P, obs, card):
     """Take a face-up card out of the fight (R5.8, R5.9); True if it was a left card.  Its
     doubled flag goes with it; the caller sets its new zone."""
@@ -40,7 +40,7 @@ def leave_fight(S, P, obs, card):
     return left
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def target_kind(ab):
     """-1: the ability takes no target; 0: any other face-up card (destroy, exchange,
     below_pile); 1: another face-up card not doubled yet (double, R5.4)."""
@@ -51,7 +51,7 @@ def target_kind(ab):
     return -1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def is_target(obs, c, actor, need_undoubled):
     """Card c may be targeted: another face-up card, not doubled yet if need_undoubled."""
     if c == actor or not face_up(obs, c):
@@ -59,7 +59,7 @@ def is_target(obs, c, actor, need_undoubled):
     return not (need_undoubled and (obs[_FLAGS + c] & O.F_DOUBLED) != 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_targets(S, P, obs, L, ab, actor, start):
     """Write TARGET+c for the cards a (non-copy) ability may target into L[start:]; count.
     Without a target (life, draw, step, sort3) returns -1."""
@@ -76,7 +76,7 @@ def fill_targets(S, P, obs, L, ab, actor, start):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def has_target(S, P, obs, ab, actor):
     """Like fill_targets but only says whether there is one (-1: no target needed)."""
     kind = target_kind(ab)
@@ -89,7 +89,7 @@ def has_target(S, P, obs, ab, actor):
     return 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def available_basic(S, P, obs, ab, actor):
     """A non-copy ability can be carried out now by ``actor``."""
     if (ab == C.AB_DRAW1 or ab == C.AB_DRAW2 or ab == C.AB_BELOW_PILE) and not can_draw(S):
@@ -97,7 +97,7 @@ def available_basic(S, P, obs, ab, actor):
     return has_target(S, P, obs, ab, actor) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_copy_targets(S, P, obs, T, L, actor, start, only_check):
     n = 0
     for i in range(S[CNT + P_FIGHT]):
@@ -113,7 +113,7 @@ def fill_copy_targets(S, P, obs, T, L, actor, start, only_check):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def ability_usable(S, P, obs, T, L, card):
     """R4.5: a face-up card's own (non-aging) ability, unused this fight, that can act."""
     ab = T[T_ABILITY, card]
@@ -126,16 +126,17 @@ def ability_usable(S, P, obs, T, L, card):
     return available_basic(S, P, obs, ab, card)
 
 
-@njit(cache=True)
-def choose_target(g, f, ab, actor, optional):
+@njit(cache=True, _nrt=False)
+def choose_target(gp, f, ab, actor, optional):
     """Ask for the target (TARGET+c); -2 for done (optional), -1 if the game ended."""
+    g = gp[0]
     S, P, obs, L = g[0], g[1], g[2], g[3]
     start = 0
     if optional:
         L[0] = A_DONE
         start = 1
     n = fill_targets(S, P, obs, L, ab, actor, start)
-    a = ask(g, f, O.PH_TARGET, start + n)
+    a = ask(gp, f, O.PH_TARGET, start + n)
     if a < 0:
         return -1
     if a == A_DONE:
@@ -143,9 +144,10 @@ def choose_target(g, f, ab, actor, optional):
     return a - A_TARGET
 
 
-@njit(cache=True)
-def use_ability(g, f, card):
+@njit(cache=True, _nrt=False)
+def use_ability(gp, f, card):
     """``use:<card>``: carry out the card's ability (a copy first picks what to copy)."""
+    g = gp[0]
     S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
     obs[_FLAGS + card] |= O.F_USED
     ab = T[T_ABILITY, card]
@@ -153,19 +155,20 @@ def use_ability(g, f, card):
         S[S_PEND_CARD] = card
         S[S_PEND_AB] = ab
         n = fill_copy_targets(S, P, obs, T, L, card, 0, False)
-        a = ask(g, f, O.PH_TARGET, n)
+        a = ask(gp, f, O.PH_TARGET, n)
         if a < 0:
             return
         source = a - A_TARGET
-        perform(g, f, T[T_ABILITY, source], card, source, card)
+        perform(gp, f, T[T_ABILITY, source], card, source, card)
     else:
-        perform(g, f, ab, card, card, -1)
+        perform(gp, f, ab, card, card, -1)
     S[S_PEND_CARD] = -1
     S[S_PEND_AB] = -1
 
 
-@njit(cache=True)
-def perform(g, f, ab, actor, source, via):
+@njit(cache=True, _nrt=False)
+def perform(gp, f, ab, actor, source, via):
+    g = gp[0]
     S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
     S[S_PEND_CARD] = actor
     S[S_PEND_AB] = ab
@@ -182,11 +185,11 @@ def perform(g, f, ab, actor, source, via):
         if draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0) < 0:
             return
         if ab == C.AB_DRAW2 and can_draw(S):
-            m = ask_more(g, f)
+            m = ask_more(gp, f)
             if m == 1:
                 draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0)
     elif ab == C.AB_DESTROY or ab == C.AB_DOUBLE:                        # R5.3, R5.4
-        t = choose_target(g, f, ab, actor, actor < 0)
+        t = choose_target(gp, f, ab, actor, actor < 0)
         if t < 0:
             return
         ev_ability(S, E, source, ab, t, via, -1)
@@ -197,7 +200,7 @@ def perform(g, f, ab, actor, source, via):
     elif ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2:                   # R5.8
         times = 1 if ab == C.AB_EXCHANGE1 else 2
         for k in range(times):
-            t = choose_target(g, f, ab, actor, k > 0)
+            t = choose_target(gp, f, ab, actor, k > 0)
             if t < 0:
                 return
             ev_ability(S, E, source, ab, t, via, -1)
@@ -208,7 +211,7 @@ def perform(g, f, ab, actor, source, via):
             if draw_into_fight(S, P, obs, E, R, T, left, R_EXCHANGE, 0) < 0:
                 return
     elif ab == C.AB_BELOW_PILE:                                          # R5.9
-        t = choose_target(g, f, ab, actor, actor < 0)
+        t = choose_target(gp, f, ab, actor, actor < 0)
         if t < 0:
             return
         ev_ability(S, E, source, ab, t, via, -1)
@@ -226,23 +229,24 @@ def perform(g, f, ab, actor, source, via):
         obs[_ZONE + t] = O.Z_ROBINSON_STACK
         deck_in(obs, T, t, True)
         if left:
-            m = ask_more(g, f)
+            m = ask_more(gp, f)
             if m == 1:
                 draw_into_fight(S, P, obs, E, R, T, True, R_REPLACE, 0)
     elif ab == C.AB_SORT3:                                               # R5.6
-        sort3(g, f, source, via)
+        sort3(gp, f, source, via)
 
 
-@njit(cache=True)
-def sort3(g, f, source, via):
+@njit(cache=True, _nrt=False)
+def sort3(gp, f, source, via):
     """R5.6, as the reference: take up to 3, discard at most 1, put back in chosen order.
     The event is written first and its detail filled in as choices are made."""
+    g = gp[0]
     S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
     p = ev_ability(S, E, source, C.AB_SORT3, -1, via, -1)
     while S[CNT + P_SORT] < 3 and can_draw(S):
         L[0] = A_DONE
         L[1] = A_MORE
-        a = ask(g, f, O.PH_SORT_TAKE, 2)
+        a = ask(gp, f, O.PH_SORT_TAKE, 2)
         if a < 0:
             return
         if a != A_MORE:
@@ -258,7 +262,7 @@ def sort3(g, f, source, via):
     if nh > 0:
         L[0] = A_DONE
         _sorted_hand(S, P, L, A_DISCARD)
-        a = ask(g, f, O.PH_SORT_DISCARD, 1 + nh)
+        a = ask(gp, f, O.PH_SORT_DISCARD, 1 + nh)
         if a < 0:
             return
         if a != A_DONE:
@@ -283,7 +287,7 @@ def sort3(g, f, source, via):
                     card = P[P_SORT, i]
         else:
             m = _sorted_rest(S, P, L, SCR, norder)
-            a = ask(g, f, O.PH_SORT_ORDER, m)
+            a = ask(gp, f, O.PH_SORT_ORDER, m)
             if a < 0:
                 return
             card = a - A_PUT
@@ -300,7 +304,7 @@ def sort3(g, f, source, via):
             E[p + 12 + k] = SCR[k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sorted_hand(S, P, L, base):
     """L[1:1+n] = base + hand cards in ascending id order (n <= 3)."""
     n = S[CNT + P_SORT]
@@ -313,7 +317,7 @@ def _sorted_hand(S, P, L, base):
         L[j + 1] = base + c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chosen(SCR, norder, c):
     for k in range(norder):
         if SCR[k] == c:
@@ -321,7 +325,7 @@ def _chosen(SCR, norder, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sorted_rest(S, P, L, SCR, norder):
     """L[:m] = A_PUT + the hand cards not yet ordered (SCR[:norder]), ascending; m."""
     m = 0

@@ -22,7 +22,7 @@ _ZONE = O.ZONE
 _FLAGS = O.FLAGS
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def _zeroed(S, k, c):
     for i in range(k):
         if S[S_ZERO0 + i] == c:
@@ -30,7 +30,7 @@ def _zeroed(S, k, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def zeroing(S, P, obs, T):
     """R6.2: each face-up aging_highest_zero card (by id) zeroes the face-up card with the
     highest positive printed value not zeroed yet; ties: a non-doubled one, then lowest id.
@@ -58,7 +58,7 @@ def zeroing(S, P, obs, T):
     S[S_NZERO] = k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fight_total(S, P, obs, T, SCR):
     """R4.6 with R5.3, R5.4, R6.2 and the pirate rules of R9.5."""
     zeroing(S, P, obs, T)
@@ -100,7 +100,7 @@ def fight_total(S, P, obs, T, SCR):
     return total
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def effective_value(S, T):
     """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
     if S[S_IS_PIRATE]:
@@ -114,7 +114,7 @@ def effective_value(S, T):
     return T[T_HV0 + st, S[S_OPP]]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def fight_actions(S, P, obs, T, L, SCR):
     """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number."""
     n = 0
@@ -137,7 +137,7 @@ def fight_actions(S, P, obs, T, L, SCR):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opponent_value_and_free(S, P, obs, T, opp, is_pirate):
     """R4.1 hazard value at this step; R9.2/R9.5 pirate value and free cards."""
     if not is_pirate:
@@ -157,9 +157,10 @@ def opponent_value_and_free(S, P, obs, T, opp, is_pirate):
     return T[T_PVALUE, opp], T[T_PFREE, opp]
 
 
-@njit(cache=True)
-def run_fight(g, f, opp, is_pirate):
+@njit(cache=True, _nrt=False)
+def run_fight(gp, f, opp, is_pirate):
     """R4: draw, pay, use abilities until the player ends the fight."""
+    g = gp[0]
     S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
     value, free = opponent_value_and_free(S, P, obs, T, opp, is_pirate)
     S[S_IN_FIGHT] = 1
@@ -181,7 +182,7 @@ def run_fight(g, f, opp, is_pirate):
             S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
                 else CAUSE_NO_CARDS
             return
-        a = ask_inline(g, f, O.PH_FIGHT, n)
+        a = ask_inline(gp, f, O.PH_FIGHT, n)
         if a < 0:
             return
         if a == A_END:
@@ -196,15 +197,16 @@ def run_fight(g, f, opp, is_pirate):
             if draw_into_fight(S, P, obs, E, R, T, False, R_PAID, cost) >= 0:
                 pay_life(S, E, cost, LR_PAID_DRAW)
         else:
-            use_ability(g, f, a - A_USE)
+            use_ability(gp, f, a - A_USE)
         if S[S_OVER]:
             return
-    end_fight(g, f)
+    end_fight(gp, f)
 
 
-@njit(cache=True)
-def choose_destroys(g, f, budget):
+@njit(cache=True, _nrt=False)
+def choose_destroys(gp, f, budget):
     """R4.8: spend the destroy budget on face-up fight cards (1 or 2 each, R1.3)."""
+    g = gp[0]
     S, P, obs, L, T = g[0], g[1], g[2], g[3], g[6]
     S[S_DBUDGET] = budget
     while True:
@@ -218,7 +220,7 @@ def choose_destroys(g, f, budget):
                 n += 1
         if n == 1:
             break
-        a = ask(g, f, O.PH_DESTROY, n)
+        a = ask(gp, f, O.PH_DESTROY, n)
         if a < 0:
             return
         if a == A_DONE:
@@ -230,9 +232,10 @@ def choose_destroys(g, f, budget):
     S[S_DBUDGET] = 0
 
 
-@njit(cache=True)
-def end_fight(g, f):
+@njit(cache=True, _nrt=False)
+def end_fight(gp, f):
     """R4.6-R4.9: compare, destroy with the budget after a loss, pay, age, clear up."""
+    g = gp[0]
     S, P, obs, L, E, SCR, T = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
     total = fight_total(S, P, obs, T, SCR)
     for k in range(S[S_NZERO]):
@@ -248,7 +251,7 @@ def end_fight(g, f):
     won = total >= value
     deficit = 0 if won else value - total
     if deficit > 0 and deficit <= S[S_LIFE]:                             # R4.8 budget
-        choose_destroys(g, f, deficit)
+        choose_destroys(gp, f, deficit)
         if S[S_OVER]:
             return
     nf = S[CNT + P_FIGHT]

@@ -11,7 +11,7 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, GREEN, PIRATES
 from .core import ask, deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice
 from .fight import run_fight
-from .layout import (A_I64, A_I64_2, G_TYPE, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK,
+from .layout import (A_I64, A_I64_2, G_PTR, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK,
                      P_BUDGET, S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE,
                      S_LEVEL, S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN,
@@ -29,7 +29,7 @@ VERY_STUPID = C.VERY_STUPID
 FIRST_DIFFICULT = C.AGING_DIFFICULT_IDS[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stream_start(seed, game, which):
     """sim.rng engine (which=0) / policy (which=1) stream of game ``game``."""
     return nb_mix64(nb_mix64(np.uint64(seed)) + np.uint64(2 * game + which))
@@ -43,7 +43,7 @@ def alloc_state():
     return S, P, obs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset(S, P, obs, level, opts, trace, debug):
     S[:] = 0
     obs[:] = 0
@@ -61,7 +61,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.FIGHT_LIST:] = -1
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64_2, _I, _I), cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64_2, _I, _I), cache=True, _nrt=False)
 def _override(S, P, D, k, pile):
     """Deal row k (count, ids top first; count -1 = not given) replaces a pile (sim.deal)."""
     n = D[k, 0]
@@ -72,9 +72,10 @@ def _override(S, P, D, k, pile):
     S[CNT + pile] = n
 
 
-@njit(cache=True)
-def set_up(g, D):
+@njit(cache=True, _nrt=False)
+def set_up(gp, D):
     """R2, shuffles always in this order; then the deal (if any) overrides stacks/pirates."""
+    g = gp[0]
     S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
     level = S[S_LEVEL]
     n = 0
@@ -139,7 +140,7 @@ def set_up(g, D):
     _step_event(S, P, E)
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64), cache=True)
+@njit(types.void(A_I64, A_I64_2, A_I64), cache=True, _nrt=False)
 def _step_event(S, P, E):
     if ev_room(S, E, 40):
         p = S[S_EPOS]
@@ -149,9 +150,10 @@ def _step_event(S, P, E):
         ev_pile(S, P, E, P_HSTACK)
 
 
-@njit(types.void(G_TYPE, _I), cache=True)
-def start_step(g, step):
+@njit(types.void(G_PTR, _I), cache=True, _nrt=False)
+def start_step(gp, step):
     """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
+    g = gp[0]
     S, P, obs, E, R = g[0], g[1], g[2], g[4], g[7]
     S[S_STEP] = step
     if step != PIRATES:
@@ -167,9 +169,10 @@ def start_step(g, step):
     _step_event(S, P, E)
 
 
-@njit(cache=True)
-def hazard_turn(g, f):
+@njit(cache=True, _nrt=False)
+def hazard_turn(gp, f):
     """R3.1 / R3.2: draw two hazards and fight one, or the last one (or skip it)."""
+    g = gp[0]
     S, P, obs, L, E = g[0], g[1], g[2], g[3], g[4]
     S[S_TURN] += 1
     n = 2 if S[CNT + P_HSTACK] >= 2 else 1
@@ -187,7 +190,7 @@ def hazard_turn(g, f):
     else:
         L[0] = A_FIGHT + min(c0, c1)
         L[1] = A_FIGHT + max(c0, c1)
-    a = ask(g, f, O.PH_HAZARD, 2)
+    a = ask(gp, f, O.PH_HAZARD, 2)
     if a < 0:
         return
     chosen = -1 if a == A_SKIP else a - A_FIGHT
@@ -204,17 +207,18 @@ def hazard_turn(g, f):
         ev4(S, E, EV_HAZ_CHOICE, chosen, nd, d if nd else 0, 0)
         S[S_EPOS] -= 1 if nd else 2
     if chosen >= 0:
-        run_fight(g, f, chosen, S[S_STEP] == PIRATES)
+        run_fight(gp, f, chosen, S[S_STEP] == PIRATES)
 
 
-@njit(cache=True)
-def pirate_fights(g, f):
+@njit(cache=True, _nrt=False)
+def pirate_fights(gp, f):
     """R9.1: choose the first pirate, then fight the other at once."""
+    g = gp[0]
     S, P, obs, L, E = g[0], g[1], g[2], g[3], g[4]
     p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
     L[0] = A_PIRATE + min(p1, p2)
     L[1] = A_PIRATE + max(p1, p2)
-    a = ask(g, f, O.PH_PIRATE, 2)
+    a = ask(gp, f, O.PH_PIRATE, 2)
     if a < 0:
         return
     first = a - A_PIRATE
@@ -225,12 +229,12 @@ def pirate_fights(g, f):
             E[p] = EV_PIRATE_CHOICE
             E[p + 1] = pirate
             S[S_EPOS] = p + 2
-        run_fight(g, f, pirate, S[S_STEP] == PIRATES)
+        run_fight(gp, f, pirate, S[S_STEP] == PIRATES)
         if S[S_OVER]:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def compute_score(S, P, obs, T):
     """R10.3 (the fight's cards still count, except destroyed ones, R4.10)."""
     score = 0
@@ -251,21 +255,22 @@ def compute_score(S, P, obs, T):
     return score
 
 
-@njit(cache=True)
-def play(g, f, D):
+@njit(cache=True, _nrt=False)
+def play(gp, f, D):
     """One whole game (R2-R10) on a reset state; results stay in S."""
+    g = gp[0]
     S, P, obs, E = g[0], g[1], g[2], g[4]
-    set_up(g, D)
+    set_up(gp, D)
     for step in range(3):
         if S[S_OVER]:
             break
         if step != GREEN:
-            start_step(g, step)
+            start_step(gp, step)
         while S[CNT + P_HSTACK] > 0 and S[S_OVER] == 0:   # R3.3 / R8.1
-            hazard_turn(g, f)
+            hazard_turn(gp, f)
     if S[S_OVER] == 0:
-        start_step(g, PIRATES)
-        pirate_fights(g, f)
+        start_step(gp, PIRATES)
+        pirate_fights(gp, f)
     if S[S_OVER] == 0:
         S[S_WON] = 1
         S[S_CAUSE] = CAUSE_WON                                          # R10.1
@@ -280,7 +285,7 @@ def play(g, f, D):
         S[S_EPOS] = p + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_row(S, P, row, game):
     row[K_LEVEL] = S[S_LEVEL]
     row[K_GAME] = game

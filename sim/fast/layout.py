@@ -89,3 +89,5 @@ POLICY_TYPE = types.FunctionType(POLICY_SIG)
 # the state tuple g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
 G_TYPE = types.Tuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64, A_F64,
                       A_I64_2, A_I64_2))
+# the engine's functions take a pointer to it (one argument instead of ~90 flattened words)
+G_PTR = types.CPointer(G_TYPE)

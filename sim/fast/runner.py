@@ -56,6 +56,19 @@ def borrow(typingctx, arr):
     return arr(arr), codegen
 
 
+@intrinsic
+def address_of(typingctx, g):
+    """A pointer to the state tuple ``g``, stored in the caller's frame (layout.G_PTR): the
+    engine's functions take this one pointer instead of the tuple's ~90 flattened words.
+    Valid while the calling function runs."""
+    if not isinstance(g, types.BaseTuple):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return cgutils.alloca_once_value(builder, args[0])
+    return types.CPointer(g)(g), codegen
+
+
 @njit(cache=True)
 def keep_alive(*arrays):
     """A use of the owners after their last borrowed use (Numba frees a variable's array
@@ -104,7 +117,7 @@ def _aggregate(row, agg):
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
     g = (borrow(S), borrow(P), borrow(obs), borrow(L), borrow(E), borrow(SCR), borrow(T),
          borrow(R), borrow(PR), borrow(prm), borrow(DOBS), borrow(DLEG))
-    play(g, f, borrow(D))
+    play(address_of(g), f, borrow(D))
 
 
 def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary):
@@ -127,12 +140,13 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
     g = (borrow(S), borrow(P), borrow(obs), borrow(L), borrow(E), borrow(SCR), borrow(T),
          borrow(R), borrow(PR), borrow(prm), borrow(DOBS), borrow(DLEG))
     D = borrow(D0)
+    gp = address_of(g)
     for i in range(start, stop):
         game = first_game + i
         reset(S, P, obs, level, opts, 0, 0)
         R[0] = stream_start(seed, game, 0)
         PR[0] = stream_start(seed, game, 1)
-        play(g, f, D)
+        play(gp, f, D)
         if summary:
             write_row(S, P, row, game)
             _aggregate(row, agg)
