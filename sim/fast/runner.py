@@ -37,26 +37,6 @@ FIRST_PIRATE = 59
 
 
 @intrinsic
-def borrow(typingctx, arr):
-    """The same array without an owner (meminfo NULL): passing it around, unpacking the state
-    tuple or slicing it then costs no reference counting (NRT_incref/decref return at once on
-    NULL; otherwise each is an atomic add on a shared count, several per decision).  Only for
-    arrays whose owner outlives every use: the per-block and per-game state below."""
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context, builder, sig, args):
-        src = context.make_array(sig.args[0])(context, builder, args[0])
-        dst = context.make_array(sig.return_type)(context, builder)
-        for name in ("nitems", "itemsize", "data", "shape", "strides"):
-            setattr(dst, name, getattr(src, name))
-        dst.meminfo = cgutils.get_null_value(dst.meminfo.type)
-        dst.parent = cgutils.get_null_value(dst.parent.type)
-        return dst._getvalue()
-    return arr(arr), codegen
-
-
-@intrinsic
 def address_of(typingctx, g):
     """A pointer to the state tuple ``g``, stored in the caller's frame (layout.G_PTR): the
     engine's functions take this one pointer instead of the tuple's ~90 flattened words.
@@ -71,8 +51,8 @@ def address_of(typingctx, g):
 
 @njit(cache=True)
 def keep_alive(*arrays):
-    """A use of the owners after their last borrowed use (Numba frees a variable's array
-    right after its last use)."""
+    """A use of arrays after the last use of a pointer to them (Numba frees a variable's
+    array right after the variable's last use, and ``address_of`` does not count)."""
 
 
 @njit(cache=True)
@@ -115,17 +95,13 @@ def _aggregate(row, agg):
 
 
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
-    g = (borrow(S), borrow(P), borrow(obs), borrow(L), borrow(E), borrow(SCR), borrow(T),
-         borrow(R), borrow(PR), borrow(prm), borrow(DOBS), borrow(DLEG))
-    play(address_of(g), f, borrow(D))
+    play(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), f, D)
 
 
 def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary):
-    """Games first_game+start .. first_game+stop-1 on one state (allocated once).  The card
-    table and the parameters are copied per block: every thread then has its own reference
-    counts (a shared array's count is one cache line that all threads would write).  The
-    games run on borrowed (owner-less) views of the state: no reference counting per call."""
-    T = T.copy()
+    """Games first_game+start .. first_game+stop-1 on one state (allocated once).  The
+    parameters are copied per block: a policy compiled with reference counting (one that
+    allocates, see sim.fast.policy_function) then counts on its thread's own copy."""
     prm = prm.copy()
     S, P, obs = alloc_state()
     L = np.zeros(L_SIZE, np.int64)
@@ -135,12 +111,9 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
     PR = np.zeros(1, np.uint64)
     DOBS = np.zeros((1, 1), np.int64)
     DLEG = np.zeros((1, 1), np.int64)
-    D0 = np.zeros((1, 1), np.int64)
+    D = np.zeros((1, 1), np.int64)
     row = np.zeros(N_ROW, np.int64)
-    g = (borrow(S), borrow(P), borrow(obs), borrow(L), borrow(E), borrow(SCR), borrow(T),
-         borrow(R), borrow(PR), borrow(prm), borrow(DOBS), borrow(DLEG))
-    D = borrow(D0)
-    gp = address_of(g)
+    gp = address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG))
     for i in range(start, stop):
         game = first_game + i
         reset(S, P, obs, level, opts, 0, 0)
@@ -152,7 +125,7 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
             _aggregate(row, agg)
         else:
             write_row(S, P, out[i], game)
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D0)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D)
 
 
 def _batch_py(f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
