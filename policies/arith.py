@@ -30,7 +30,7 @@ for _ab, _w in ((C.AB_LIFE1, 1.0), (C.AB_LIFE2, 2.0), (C.AB_DRAW1, 1.5), (C.AB_D
     ABILITY_WORTH[_ab] = _w
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def has(legal, n_legal, action):
     for i in range(n_legal):
         if legal[i] == action:
@@ -38,13 +38,13 @@ def has(legal, n_legal, action):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def in_fight(obs, card):
     z = obs[O.ZONE + card]
     return z == O.Z_FIGHT_LEFT or z == O.Z_FIGHT_RIGHT
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def card_value(obs, card):
     """A fight card's current value: 0 face down, doubled if doubled (R5.3, R5.4)."""
     flags = obs[O.FLAGS + card]
@@ -54,7 +54,7 @@ def card_value(obs, card):
     return 2 * v if flags & O.F_DOUBLED else v
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def effective_value(obs):
     """The opponent's value at the comparison (R5.7; pirates as fixed, R9.5)."""
     if obs[O.O_OPPONENT] < 0:
@@ -84,7 +84,7 @@ def _highest_positive(obs, skip1, skip2):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def fight_total(obs):
     """The fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5)."""
     n = obs[O.O_N_FIGHT]

@@ -102,8 +102,9 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
             c = a - A_FIGHT
             short = HAZARD_VALUE[c, step] - C.HAZARD_FREE[c] * mean
             key = knowledge_weight * (FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]) \
-                + pirate_prep * pirate_knowledge_bonus(obs, c) \
                 - value_weight * (short if short > 0 else 0.0)
+            if pirate_prep != 0.0:
+                key += pirate_prep * pirate_knowledge_bonus(obs, c)
             if key > best_key:
                 best, best_key = a, key
     if has(legal, n_legal, A_SKIP) and HAZARD_VALUE[best - A_FIGHT, step] > skip_above:
@@ -111,7 +112,7 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
     """R4: abilities first, then free cards, then paid cards while it pays off, else end."""
     total = fight_total(obs)
@@ -197,7 +198,7 @@ def pirate_choice(obs, legal, n_legal, hardest_first):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
                    value_weight, skip_above, knowledge_weight=1.0, hardest_first=False,
                    pirate_prep=0.0):

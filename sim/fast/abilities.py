@@ -12,7 +12,7 @@ from sim import observation as O
 from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
 from .core import (ask, ask_more, can_draw, deck_in, draw_into_fight, ev4, ev_ability,
                    fight_remove, push, remove_at, reshuffle, take_top)
-from .layout import (CNT, P_FIGHT, P_RSTACK, P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER,
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_FIGHT, P_RSTACK, P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_STEP_MINUS, S_KT, T_ABILITY, EV_LIFE,
                      LR_ABILITY, R_ABILITY, R_EXCHANGE, R_REPLACE)
 
@@ -129,8 +129,7 @@ def ability_usable(S, P, obs, T, L, card):
 @njit(cache=True, _nrt=False)
 def choose_target(gp, f, ab, actor, optional):
     """Ask for the target (TARGET+c); -2 for done (optional), -1 if the game ended."""
-    g = gp[0]
-    S, P, obs, L = g[0], g[1], g[2], g[3]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
     start = 0
     if optional:
         L[0] = A_DONE
@@ -147,8 +146,8 @@ def choose_target(gp, f, ab, actor, optional):
 @njit(cache=True, _nrt=False)
 def use_ability(gp, f, card):
     """``use:<card>``: carry out the card's ability (a copy first picks what to copy)."""
-    g = gp[0]
-    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
     obs[_FLAGS + card] |= O.F_USED
     ab = T[T_ABILITY, card]
     if ab == C.AB_COPY:
@@ -168,8 +167,8 @@ def use_ability(gp, f, card):
 
 @njit(cache=True, _nrt=False)
 def perform(gp, f, ab, actor, source, via):
-    g = gp[0]
-    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
     S[S_PEND_CARD] = actor
     S[S_PEND_AB] = ab
     if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:                             # R5.1
@@ -240,8 +239,8 @@ def perform(gp, f, ab, actor, source, via):
 def sort3(gp, f, source, via):
     """R5.6, as the reference: take up to 3, discard at most 1, put back in chosen order.
     The event is written first and its detail filled in as choices are made."""
-    g = gp[0]
-    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
     p = ev_ability(S, E, source, C.AB_SORT3, -1, via, -1)
     while S[CNT + P_SORT] < 3 and can_draw(S):
         L[0] = A_DONE

@@ -14,7 +14,7 @@ from sim.cards import AB_AGING_STOP
 from sim.rng import nb_below
 from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE
 from sim.cards import PA_EXTRA_COSTS_2
-from .layout import (A_I64, A_I64_2, A_U64, G_PTR, POLICY_TYPE, CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC,
+from .layout import (field, G_DLEG, G_DOBS, G_L, G_OBS, G_P, G_PR, G_PRM, G_S, G_T, A_I64, A_I64_2, A_U64, G_PTR, POLICY_TYPE, CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC,
                      S_LIFE, S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_ERR_ACTION,
                      S_ERR_PHASE, S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE,
                      S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD,
@@ -231,14 +231,14 @@ def sync_obs(S, P, obs, T, phase):
     obs[O.O_N_FIGHT] = nf
 
 
-def _ask(gp, f, phase, n):
-    """Hand the observation and the legal actions L[:n] to the policy; check the answer.
-    An illegal answer ends the game with an error (S_ERR) and returns -1."""
-    g = gp[0]
-    S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG = g
-    sync_obs(S, P, obs, T, phase)
+def _ask_synced(gp, f, phase, n):
+    """Hand the observation (already synced) and the legal actions L[:n] to the policy; check
+    the answer.  An illegal answer ends the game with an error (S_ERR) and returns -1."""
+    S, obs, L, PR, prm = field(gp, G_S), field(gp, G_OBS), field(gp, G_L), field(gp, G_PR), \
+        field(gp, G_PRM)
     S[S_DECISIONS] += 1
     if S[S_DEBUG] != 0:
+        DOBS, DLEG = field(gp, G_DOBS), field(gp, G_DLEG)
         k = S[S_NDEC]
         if k >= DOBS.shape[0] or n + 1 > DLEG.shape[1]:
             S[S_ERR] = ERR_DEBUG_FULL
@@ -261,16 +261,21 @@ def _ask(gp, f, phase, n):
     return -1
 
 
-ask = njit(_I(G_PTR, POLICY_TYPE, _I, _I), cache=True, _nrt=False)(_ask)
-# the same, inlined where it is called for nearly every decision (the fight loop)
-ask_inline = njit(cache=True, _nrt=False, inline='always')(_ask)
+# inlined where it is called for nearly every decision (the fight loop syncs first)
+ask_synced = njit(cache=True, _nrt=False, inline='always')(_ask_synced)
+
+
+@njit(_I(G_PTR, POLICY_TYPE, _I, _I), cache=True, _nrt=False)
+def ask(gp, f, phase, n):
+    """sync_obs, then _ask_synced."""
+    sync_obs(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase)
+    return ask_synced(gp, f, phase, n)
 
 
 @njit(_I(G_PTR, POLICY_TYPE), cache=True, _nrt=False)
 def ask_more(gp, f):
     """A done/more decision; returns 1 for more, 0 for done, -1 if the game ended."""
-    g = gp[0]
-    L = g[3]
+    L = field(gp, G_L)
     L[0] = A_DONE
     L[1] = A_MORE
     a = ask(gp, f, O.PH_MORE, 2)

@@ -8,9 +8,9 @@ from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_ability
-from .core import (ask, ask_inline, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room, free_open,
+from .core import (ask, ask_synced, sync_obs, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room, free_open,
                    in_pile, paid_cost, pay_life, push)
-from .layout import (CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED,
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED,
                      S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS, S_FL, S_FREE_CLOSED,
                      S_FREE_LEFT, S_FVALUE, S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE,
                      S_NZERO, S_OPP, S_OPT_COUNTS, S_OPT_STACKS, S_OVER, S_STEP, S_STEP_MINUS,
@@ -116,17 +116,18 @@ def effective_value(S, T):
 
 @njit(cache=True, _nrt=False, inline='always')
 def fight_actions(S, P, obs, T, L, SCR):
-    """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number."""
+    """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number.  The
+    observation must be synced (free_open and paid_cost are read from it)."""
     n = 0
     cd = can_draw(S)
     if S[S_CARDS_DRAWN] > 0 or not cd:                                   # R4.4
         if S[S_IS_PIRATE] == 0 or fight_total(S, P, obs, T, SCR) >= S[S_FVALUE]:   # R9.3
             L[n] = A_END
             n += 1
-    if cd and free_open(S, P, obs, T):
+    if cd and obs[O.O_FREE_OPEN]:
         L[n] = A_DRAW
         n += 1
-    if cd and S[S_LIFE] >= paid_cost(S, T):
+    if cd and S[S_LIFE] >= obs[O.O_PAID_COST]:
         L[n] = A_PAY
         n += 1
     for i in range(S[CNT + P_FIGHT]):
@@ -160,8 +161,8 @@ def opponent_value_and_free(S, P, obs, T, opp, is_pirate):
 @njit(cache=True, _nrt=False)
 def run_fight(gp, f, opp, is_pirate):
     """R4: draw, pay, use abilities until the player ends the fight."""
-    g = gp[0]
-    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
     value, free = opponent_value_and_free(S, P, obs, T, opp, is_pirate)
     S[S_IN_FIGHT] = 1
     S[S_OPP] = opp
@@ -176,13 +177,14 @@ def run_fight(gp, f, opp, is_pirate):
     obs[_ZONE + opp] = O.Z_OPPONENT
     ev4(S, E, EV_FIGHT_START, opp, 1 if is_pirate else 0, free, value)
     while True:
+        sync_obs(S, P, obs, T, O.PH_FIGHT)
         n = fight_actions(S, P, obs, T, L, SCR)
         if n == 0:                                                       # R9.4
             S[S_OVER] = 1
             S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
                 else CAUSE_NO_CARDS
             return
-        a = ask_inline(gp, f, O.PH_FIGHT, n)
+        a = ask_synced(gp, f, O.PH_FIGHT, n)
         if a < 0:
             return
         if a == A_END:
@@ -206,8 +208,8 @@ def run_fight(gp, f, opp, is_pirate):
 @njit(cache=True, _nrt=False)
 def choose_destroys(gp, f, budget):
     """R4.8: spend the destroy budget on face-up fight cards (1 or 2 each, R1.3)."""
-    g = gp[0]
-    S, P, obs, L, T = g[0], g[1], g[2], g[3], g[6]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    T = field(gp, G_T)
     S[S_DBUDGET] = budget
     while True:
         L[0] = A_DONE
@@ -235,8 +237,8 @@ def choose_destroys(gp, f, budget):
 @njit(cache=True, _nrt=False)
 def end_fight(gp, f):
     """R4.6-R4.9: compare, destroy with the budget after a loss, pay, age, clear up."""
-    g = gp[0]
-    S, P, obs, L, E, SCR, T = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E, SCR, T = field(gp, G_E), field(gp, G_SCR), field(gp, G_T)
     total = fight_total(S, P, obs, T, SCR)
     for k in range(S[S_NZERO]):
         # the zeroing cards are the face-up highest_zero cards in id order

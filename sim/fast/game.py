@@ -11,7 +11,7 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, GREEN, PIRATES
 from .core import ask, deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice
 from .fight import run_fight
-from .layout import (A_I64, A_I64_2, G_PTR, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK,
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, A_I64, A_I64_2, G_PTR, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK,
                      P_BUDGET, S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE,
                      S_LEVEL, S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN,
@@ -75,8 +75,8 @@ def _override(S, P, D, k, pile):
 @njit(cache=True, _nrt=False)
 def set_up(gp, D):
     """R2, shuffles always in this order; then the deal (if any) overrides stacks/pirates."""
-    g = gp[0]
-    S, P, obs, L, E, SCR, T, R = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
     level = S[S_LEVEL]
     n = 0
     for c in range(FIRST_DIFFICULT, FIRST_DIFFICULT + 3):                # R2.1
@@ -153,8 +153,8 @@ def _step_event(S, P, E):
 @njit(types.void(G_PTR, _I), cache=True, _nrt=False)
 def start_step(gp, step):
     """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
-    g = gp[0]
-    S, P, obs, E, R = g[0], g[1], g[2], g[4], g[7]
+    S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
+    R = field(gp, G_R)
     S[S_STEP] = step
     if step != PIRATES:
         n = 0
@@ -172,8 +172,8 @@ def start_step(gp, step):
 @njit(cache=True, _nrt=False)
 def hazard_turn(gp, f):
     """R3.1 / R3.2: draw two hazards and fight one, or the last one (or skip it)."""
-    g = gp[0]
-    S, P, obs, L, E = g[0], g[1], g[2], g[3], g[4]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E = field(gp, G_E)
     S[S_TURN] += 1
     n = 2 if S[CNT + P_HSTACK] >= 2 else 1
     S[CNT + P_HDRAWN] = 0
@@ -213,8 +213,8 @@ def hazard_turn(gp, f):
 @njit(cache=True, _nrt=False)
 def pirate_fights(gp, f):
     """R9.1: choose the first pirate, then fight the other at once."""
-    g = gp[0]
-    S, P, obs, L, E = g[0], g[1], g[2], g[3], g[4]
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E = field(gp, G_E)
     p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
     L[0] = A_PIRATE + min(p1, p2)
     L[1] = A_PIRATE + max(p1, p2)
@@ -258,8 +258,7 @@ def compute_score(S, P, obs, T):
 @njit(cache=True, _nrt=False)
 def play(gp, f, D):
     """One whole game (R2-R10) on a reset state; results stay in S."""
-    g = gp[0]
-    S, P, obs, E = g[0], g[1], g[2], g[4]
+    S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
     set_up(gp, D)
     for step in range(3):
         if S[S_OVER]:
@@ -277,7 +276,7 @@ def play(gp, f, D):
     elif S[S_IN_FIGHT] and S[S_IS_PIRATE] == 0:
         obs[_ZONE + S[S_OPP]] = O.Z_HAZARD_DISCARD                      # R4.10: undefeated
         S[CNT + P_HDISC] += 1
-    S[S_SCORE] = compute_score(S, P, obs, g[6])
+    S[S_SCORE] = compute_score(S, P, obs, field(gp, G_T))
     if ev_room(S, E, 6):
         ev4(S, E, EV_GAME_END, S[S_WON], S[S_CAUSE], S[S_LIFE], S[S_SCORE])
         p = S[S_EPOS]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sim import cards as C
 
@@ -86,8 +88,34 @@ A_F64 = types.Array(types.float64, 1, 'C')
 A_U64 = types.Array(types.uint64, 1, 'C')
 POLICY_SIG = types.int64(A_I64, A_I64, types.int64, A_F64, A_U64)
 POLICY_TYPE = types.FunctionType(POLICY_SIG)
-# the state tuple g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+# the state tuple g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), read with field(gp, G_*)
+(G_S, G_P, G_OBS, G_L, G_E, G_SCR, G_T, G_R, G_PR, G_PRM, G_DOBS, G_DLEG) = range(12)
 G_TYPE = types.Tuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64, A_F64,
                       A_I64_2, A_I64_2))
 # the engine's functions take a pointer to it (one argument instead of ~90 flattened words)
 G_PTR = types.CPointer(G_TYPE)
+
+
+@intrinsic
+def address_of(typingctx, g):
+    """A pointer to the state tuple ``g``, stored in the caller's frame (G_PTR): the engine's
+    functions take this one pointer instead of the tuple's ~90 flattened words.  Valid while
+    the calling function runs (its arrays must stay alive: see runner.keep_alive)."""
+    if not isinstance(g, types.BaseTuple):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return cgutils.alloca_once_value(builder, args[0])
+    return types.CPointer(g)(g), codegen
+
+
+@intrinsic
+def field(typingctx, gp, k):
+    """``g[k]`` read through the state pointer: loads that one array, not the whole tuple."""
+    if not isinstance(gp, types.CPointer) or not isinstance(k, types.IntegerLiteral):
+        return None
+    idx = k.literal_value
+
+    def codegen(context, builder, sig, args):
+        return builder.load(cgutils.gep_inbounds(builder, args[0], 0, idx))
+    return gp.dtype[idx](gp, k), codegen

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from .game import alloc_state, play, reset, stream_start, write_row
-from .layout import (A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE, SCR_SIZE,
+from .layout import (address_of, A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE, SCR_SIZE,
                      K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_GAME)
 
@@ -36,23 +34,11 @@ AGG_SIZE = G_HIST + N_BINS
 FIRST_PIRATE = 59
 
 
-@intrinsic
-def address_of(typingctx, g):
-    """A pointer to the state tuple ``g``, stored in the caller's frame (layout.G_PTR): the
-    engine's functions take this one pointer instead of the tuple's ~90 flattened words.
-    Valid while the calling function runs."""
-    if not isinstance(g, types.BaseTuple):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return cgutils.alloca_once_value(builder, args[0])
-    return types.CPointer(g)(g), codegen
-
-
 @njit(cache=True)
 def keep_alive(*arrays):
     """A use of arrays after the last use of a pointer to them (Numba frees a variable's
     array right after the variable's last use, and ``address_of`` does not count)."""
+    return None
 
 
 @njit(cache=True)
