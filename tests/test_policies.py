@@ -117,6 +117,46 @@ class _CheckingGame(Game):
         return super().decide(phase, legal)
 
 
+HALF_COUNT_PIRATE = 65                                     # 9/22, half_cards_count
+
+
+@pytest.mark.parametrize("doubled, down, expected", [
+    ((), (), 1),        # 5 cards: 3 places; stupid (-2) counts, then genius 2 and focused 1
+    ((GENIUS,), (), 3), # genius doubled: 4 + 1 - 2
+    ((), (13,), 0),     # card 13 destroyed (0): 2 + 0 - 2
+    ((), (19,), 3),     # destroyed aging no longer takes a place: 2 + 1 + 0
+])
+def test_half_count_pirate_total_by_r9_5(doubled, down, expected):
+    """R9.5 half_cards_count, worked by hand: fight = genius 2, a 1 (card 13), weak 0,
+    distracted -1 and stupid (aging, -2); ceil(5/2) = 3 places, the face-up aging card
+    always counts, the best others fill the rest (after double and destroy)."""
+    obs = obs_with(O.PH_FIGHT, step=2, opponent=HALF_COUNT_PIRATE,
+                   fight=(GENIUS, 13, WEAK, DISTRACTED, STUPID), doubled=doubled, down=down)
+    obs[O.O_OPPONENT_IS_PIRATE] = 1
+    obs[O.O_FIGHT_VALUE] = 22
+    assert fight_total(obs) == expected
+
+
+def _allocating(obs, legal, n_legal, params, rng):
+    """A user policy that allocates (it gets Numba's reference counting, see
+    sim.fast.policy_function): the highest legal action id."""
+    buf = np.empty(n_legal, dtype=np.int64)
+    for i in range(n_legal):
+        buf[i] = legal[i]
+    return buf.max()
+
+
+def test_a_policy_that_allocates_runs_on_both_engines_alike():
+    from numba import njit
+    from sim.fast import play_fast
+    policy = load_policy(njit(_allocating))
+    for game in range(5):
+        ref = Game(2, 7, game, policy)
+        ref.play()
+        fast = play_fast(2, 7, game, policy)
+        assert fast["trace"] == ref.trace and fast["score"] == ref.score
+
+
 @pytest.mark.parametrize("level", [1, 4])
 @pytest.mark.parametrize("name", ["expert", "random"])
 def test_policy_arithmetic_matches_the_reference_engine(level, name):

@@ -12,9 +12,10 @@ from sim import observation as O
 from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
 from .core import (ask, ask_more, can_draw, deck_in, draw_into_fight, ev4, ev_ability,
                    fight_remove, push, remove_at, reshuffle, take_top)
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_FIGHT, P_RSTACK, P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER,
-                     S_PEND_AB, S_PEND_CARD, S_STEP_MINUS, S_KT, T_ABILITY, EV_LIFE,
-                     LR_ABILITY, R_ABILITY, R_EXCHANGE, R_REPLACE)
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_FIGHT, P_RSTACK,
+                     P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER, S_PEND_AB, S_PEND_CARD,
+                     S_STEP_MINUS, S_KT, T_ABILITY, EV_LIFE, LR_ABILITY, R_ABILITY, R_EXCHANGE,
+                     R_REPLACE)
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -146,8 +147,8 @@ def choose_target(gp, f, ab, actor, optional):
 @njit(cache=True, _nrt=False)
 def use_ability(gp, f, card):
     """``use:<card>``: carry out the card's ability (a copy first picks what to copy)."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
-    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
+    S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
+        field(gp, G_T)
     obs[_FLAGS + card] |= O.F_USED
     ab = T[T_ABILITY, card]
     if ab == C.AB_COPY:
@@ -167,8 +168,8 @@ def use_ability(gp, f, card):
 
 @njit(cache=True, _nrt=False)
 def perform(gp, f, ab, actor, source, via):
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
-    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
+    S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
+    E, T, R = field(gp, G_E), field(gp, G_T), field(gp, G_R)
     S[S_PEND_CARD] = actor
     S[S_PEND_AB] = ab
     if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:                             # R5.1

@@ -211,7 +211,7 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
         if progress is not None:
             progress(done, n_games)
     if total[R.G_ERRORS]:
-        g = play_fast(level, seed, first_error, policy, options)   # raises with the message
+        play_fast(level, seed, first_error, policy, options)   # raises with the message
         raise RuntimeError(f"fast engine error in game {first_error}")
     pirates = np.arange(59, 69)
     t = total

@@ -1,7 +1,8 @@
 """Piles, shuffles, trace events, decisions, life, drawing and reshuffling (R4.2, R4.10, R7).
 
-Every function takes ``g`` = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG) (see layout)
-and, if it may ask the player, the policy ``f``.  Nothing raises: anything that can end the
+Small helpers take the arrays they need; every function that may ask the player takes ``gp``, a
+pointer to the state tuple (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG) read with
+``field(gp, G_*)`` (see layout), and the policy ``f``.  Nothing raises: anything that can end the
 game sets ``S[S_OVER]`` and the caller returns at once.
 """
 from __future__ import annotations
@@ -14,14 +15,15 @@ from sim.cards import AB_AGING_STOP
 from sim.rng import nb_below
 from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE
 from sim.cards import PA_EXTRA_COSTS_2
-from .layout import (field, G_DLEG, G_DOBS, G_L, G_OBS, G_P, G_PR, G_PRM, G_S, G_T, A_I64, A_I64_2, A_U64, G_PTR, POLICY_TYPE, CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC,
-                     S_LIFE, S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_ERR_ACTION,
-                     S_ERR_PHASE, S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE,
-                     S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD,
-                     S_PEND_AB, S_DBUDGET, S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT,
-                     S_DECISIONS, T_ABILITY, T_PABILITY, T_VALUE, EV_DRAW, EV_RESHUFFLE,
-                     EV_ABILITY, EV_LIFE, ABILITY_EV_W, ERR_ILLEGAL, ERR_TRACE_FULL,
-                     ERR_DEBUG_FULL)
+from .layout import (field, G_DLEG, G_DOBS, G_L, G_OBS, G_P, G_PR, G_PRM, G_S, G_T, A_I64, A_I64_2,
+                     A_U64, G_PTR, POLICY_TYPE, CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT,
+                     P_BEATEN, P_RDISC, P_HDISC, S_LIFE, S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE,
+                     S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT,
+                     S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS,
+                     S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET, S_STEP, S_TURN,
+                     S_AGING_IN_GAME, S_OPT_CONT, S_DECISIONS, T_ABILITY, T_PABILITY, T_VALUE,
+                     EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W, ERR_ILLEGAL,
+                     ERR_TRACE_FULL, ERR_DEBUG_FULL)
 
 _I = types.int64
 _ZONE = O.ZONE

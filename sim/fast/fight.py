@@ -8,15 +8,16 @@ from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_ability
-from .core import (ask, ask_synced, sync_obs, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room, free_open,
-                   in_pile, paid_cost, pay_life, push)
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET, P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED,
-                     S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS, S_FL, S_FREE_CLOSED,
-                     S_FREE_LEFT, S_FVALUE, S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE,
-                     S_NZERO, S_OPP, S_OPT_COUNTS, S_OPT_STACKS, S_OVER, S_STEP, S_STEP_MINUS,
-                     S_ZERO0, S_AGING_IN_GAME, T_ABILITY, T_AGING, T_DCOST, T_HFREE,
-                     T_HV0, T_PABILITY, T_PFREE, T_PVALUE, T_VALUE, EV_FIGHT_END, EV_FIGHT_START,
-                     LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW, R_FREE, R_PAID)
+from .core import (ask, ask_synced, sync_obs, can_draw, deck_in, draw_into_fight, ev4, ev_ability,
+                   ev_room, free_open, in_pile, paid_cost, pay_life, push)
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
+                     P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED, S_CARDS_DRAWN, S_CAUSE,
+                     S_DBUDGET, S_DESTROYED, S_EPOS, S_FL, S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE,
+                     S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE, S_NZERO, S_OPP, S_OPT_COUNTS,
+                     S_OPT_STACKS, S_OVER, S_STEP, S_STEP_MINUS, S_ZERO0, S_AGING_IN_GAME,
+                     T_ABILITY, T_AGING, T_DCOST, T_HFREE, T_HV0, T_PABILITY, T_PFREE, T_PVALUE,
+                     T_VALUE, EV_FIGHT_END, EV_FIGHT_START, LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW,
+                     R_FREE, R_PAID)
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -237,7 +238,7 @@ def choose_destroys(gp, f, budget):
 @njit(cache=True, _nrt=False)
 def end_fight(gp, f):
     """R4.6-R4.9: compare, destroy with the budget after a loss, pay, age, clear up."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
     E, SCR, T = field(gp, G_E), field(gp, G_SCR), field(gp, G_T)
     total = fight_total(S, P, obs, T, SCR)
     for k in range(S[S_NZERO]):

@@ -11,15 +11,16 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, GREEN, PIRATES
 from .core import ask, deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice
 from .fight import run_fight
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, A_I64, A_I64_2, G_PTR, CNT, N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK,
-                     P_BUDGET, S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE,
-                     S_LEVEL, S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
-                     S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN,
-                     S_WON, S_FW, S_FL, S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE,
-                     EV_SETUP, EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
-                     K_GAME, K_WON, K_CAUSE, K_STEP, K_P1,
-                     K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE, K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS,
-                     K_ERR, K_ERR_ACTION, K_ERR_PHASE)
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, A_I64, A_I64_2, G_PTR, CNT,
+                     N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK,
+                     P_PIRATES, P_RSTACK, P_BUDGET, S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS,
+                     S_IN_FIGHT, S_IS_PIRATE, S_LEVEL, S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT,
+                     S_OPT_COUNTS, S_OPT_STACKS, S_OVER, S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP,
+                     S_TRACE, S_TURN, S_WON, S_FW, S_FL, S_DESTROYED, S_ERR, S_ERR_ACTION,
+                     S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP, EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE,
+                     EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL, K_GAME, K_WON, K_CAUSE, K_STEP, K_P1,
+                     K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE, K_AGING, K_DESTROYED, K_FWG, K_FLG,
+                     K_TURNS, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
 
 _I = types.int64
 _ZONE = O.ZONE
@@ -75,7 +76,7 @@ def _override(S, P, D, k, pile):
 @njit(cache=True, _nrt=False)
 def set_up(gp, D):
     """R2, shuffles always in this order; then the deal (if any) overrides stacks/pirates."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
     E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
     level = S[S_LEVEL]
     n = 0
@@ -213,8 +214,7 @@ def hazard_turn(gp, f):
 @njit(cache=True, _nrt=False)
 def pirate_fights(gp, f):
     """R9.1: choose the first pirate, then fight the other at once."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
-    E = field(gp, G_E)
+    S, P, L, E = field(gp, G_S), field(gp, G_P), field(gp, G_L), field(gp, G_E)
     p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
     L[0] = A_PIRATE + min(p1, p2)
     L[1] = A_PIRATE + max(p1, p2)
