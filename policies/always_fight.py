@@ -16,6 +16,6 @@ DESCRIPTION = "wins every fight it can, pays life down to a reserve, never loses
 PARAMS = {"reserve": 3.0}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
     return default_decide(obs, legal, n_legal, params[0], 1000, -1.0, 1.0, 1000.0)

@@ -4,6 +4,10 @@ Numba functions over the observation only (R1.4), shared by every policy: the fi
 R4.6 counts it (R5.3, R5.4, R6.2, R9.5), the effective hazard value (R5.7), the deck's mean
 value, how much a card is worth in the fight and in the deck, what a loss budget would
 destroy (R4.8), and an estimate of each pirate's difficulty (R9.5).
+
+Like every built-in policy function, they are compiled without Numba's reference counting
+(``_nrt=False``, see sim.fast.policy_function): they allocate nothing, and so they run the same
+way whether the fast engine or the reference engine compiled them first.
 """
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ for _ab, _w in ((C.AB_LIFE1, 1.0), (C.AB_LIFE2, 2.0), (C.AB_DRAW1, 1.5), (C.AB_D
     ABILITY_WORTH[_ab] = _w
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def has(legal, n_legal, action):
     for i in range(n_legal):
         if legal[i] == action:
@@ -38,13 +42,13 @@ def has(legal, n_legal, action):
     return False
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def in_fight(obs, card):
     z = obs[O.ZONE + card]
     return z == O.Z_FIGHT_LEFT or z == O.Z_FIGHT_RIGHT
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def card_value(obs, card):
     """A fight card's current value: 0 face down, doubled if doubled (R5.3, R5.4)."""
     flags = obs[O.FLAGS + card]
@@ -54,7 +58,7 @@ def card_value(obs, card):
     return 2 * v if flags & O.F_DOUBLED else v
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def effective_value(obs):
     """The opponent's value at the comparison (R5.7; pirates as fixed, R9.5)."""
     if obs[O.O_OPPONENT] < 0:
@@ -68,7 +72,7 @@ def effective_value(obs):
     return HAZARD_VALUE[obs[O.O_OPPONENT], step if step > 0 else 0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _highest_positive(obs, skip1, skip2):
     """R6.2: the face-up card with the highest positive printed value (ties: not doubled,
     then lowest id), skipping up to two cards already zeroed; -1 if none."""
@@ -84,7 +88,7 @@ def _highest_positive(obs, skip1, skip2):
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def fight_total(obs):
     """The fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5)."""
     n = obs[O.O_N_FIGHT]
@@ -117,7 +121,7 @@ def fight_total(obs):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _half_count_total(obs, n, zero1, zero2):
     """R9.5 half_cards_count: aging cards always count, best other cards fill ceil(n/2).
     Allocation-free (policies run without Numba's reference counting): the best others are
@@ -145,14 +149,14 @@ def _half_count_total(obs, n, zero1, zero2):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_worth(c):
     """What a card is worth in Robinson's deck for good (destroy decisions): its value, its
     ability, and a penalty for aging cards (they score -5, R10.3)."""
     return FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fight_worth(obs, c):
     """What a face-up card is still worth in this fight: its value and an unused ability."""
     w = float(card_value(obs, c))
@@ -163,7 +167,7 @@ def fight_worth(obs, c):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def worst_fight_card(obs, exclude, max_value):
     """The fight card a player most wants gone for good (lowest deck worth <= max_value)."""
     best = -1
@@ -178,7 +182,7 @@ def worst_fight_card(obs, exclude, max_value):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def weakest_in_fight(obs, exclude):
     """The face-up card worth least in this fight (exchange / below_pile), and its worth."""
     best = -1
@@ -193,7 +197,7 @@ def weakest_in_fight(obs, exclude):
     return best, best_key
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cull_count(obs, budget, max_value):
     """How many fight cards a loss with this budget would destroy (R4.8), choosing like
     destroy_choice: aging cards (cost 2) first, then cards worth <= max_value (cost 1)."""
@@ -213,7 +217,7 @@ def cull_count(obs, budget, max_value):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_double_value(obs, exclude):
     best = 0
     for i in range(obs[O.O_N_FIGHT]):
@@ -224,7 +228,7 @@ def best_double_value(obs, exclude):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_mean(obs):
     """Mean fight value of Robinson's cards outside the fight (stack and discard, R1.4)."""
     total = obs[O.O_DECK_SUM]
@@ -232,7 +236,7 @@ def deck_mean(obs):
     return total / n if n > 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_still_win(obs, missing, cards):
     """The best ``cards`` cards left in the Robinson stack (contents are open, R1.4) could
     cover ``missing`` points (only the best four are looked at)."""
@@ -251,7 +255,7 @@ def can_still_win(obs, missing, cards):
     return reach >= missing
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pirate_difficulty(obs, p):
     """Points a pirate will need beyond what its free cards bring on average (R9.5)."""
     mean = deck_mean(obs)
@@ -274,7 +278,7 @@ def pirate_difficulty(obs, p):
     return value - free * mean + (free if ability == C.PA_EXTRA_COSTS_2 else 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pirate_knowledge_bonus(obs, card):
     """Extra worth of a knowledge card against the two pirates known from the start (R2.4):
     draw abilities against the +1-per-card and 2-life-per-card pirates, high values against

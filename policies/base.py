@@ -34,7 +34,7 @@ from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A
                          A_PIRATE, A_PUT, A_SKIP, A_TARGET, A_USE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_target(obs, legal, n_legal):
     """Target of the pending ability (R5.3-R5.9): double the best card, copy the most useful
     ability, destroy the card worth least for good, exchange / put below the card worth
@@ -64,7 +64,7 @@ def pick_target(obs, legal, n_legal):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ability_helps(obs, card, missing):
     """Whether using this card's ability now is worth it (fight phase)."""
     ab = ABILITY[card]
@@ -87,7 +87,7 @@ def ability_helps(obs, card, missing):
     return True   # draw, sort3, copy
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight, pirate_prep):
     """R3: the hazard with the best trade-off between the knowledge card it gives (plus
     ``pirate_prep`` times its worth against the known pirates) and the points its free cards
@@ -112,7 +112,7 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
     """R4: abilities first, then free cards, then paid cards while it pays off, else end."""
     total = fight_total(obs)
@@ -139,7 +139,7 @@ def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
     return legal[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def destroy_choice(obs, legal, n_legal, max_value):
     """R4.8: aging first, then the lowest cards worth <= max_value."""
     best = A_DONE
@@ -159,7 +159,7 @@ def destroy_choice(obs, legal, n_legal, max_value):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sort_decision(obs, legal, n_legal):
     """R5.6: take 3, discard the worst if negative, best on top."""
     phase = obs[O.O_PHASE]
@@ -186,7 +186,7 @@ def sort_decision(obs, legal, n_legal):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pirate_choice(obs, legal, n_legal, hardest_first):
     """R9.1: the easier pirate first (or the harder one, if hardest_first)."""
     best, best_key = legal[0], -1e18
@@ -198,7 +198,7 @@ def pirate_choice(obs, legal, n_legal, hardest_first):
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
                    value_weight, skip_above, knowledge_weight=1.0, hardest_first=False,
                    pirate_prep=0.0):

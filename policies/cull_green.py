@@ -19,7 +19,7 @@ DESCRIPTION = "loses weak green fights on purpose and destroys aging, -1 and 0 c
 PARAMS = {"reserve": 3.0, "max_missing": 4.0, "min_life": 8.0}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
     if obs[O.O_PHASE] == O.PH_FIGHT and obs[O.O_STEP] == 0 and not obs[O.O_OPPONENT_IS_PIRATE] \
             and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):

@@ -39,7 +39,7 @@ PARAMS = {"reserve_green": 0.0, "reserve_yellow": 0.0, "reserve_red": 0.0,
  P_HARDEST_PIRATE_FIRST) = range(15)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
     step = obs[O.O_STEP]
     cull_steps = 2 if params[P_CULL_YELLOW] > 0 else 1

@@ -12,6 +12,6 @@ DESCRIPTION = "uniform over the legal actions at every decision"
 PARAMS: dict = {}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
     return legal[nb_below(rng, n_legal)]

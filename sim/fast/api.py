@@ -36,9 +36,7 @@ def policy_function(policy):
     if fn is None:
         try:
             fn = njit(POLICY_SIG, cache=True, _nrt=False)(py)
-        except NumbaError as e:
-            if "NRT required" not in str(e) and "Only accept returning of array" not in str(e):
-                raise
+        except NumbaError:      # it allocates (or does not compile: then this raises again)
             fn = njit(POLICY_SIG, cache=True)(py)
         _compiled[key] = (fn, py)     # keep py alive so id() stays unique
         return fn

@@ -7,7 +7,7 @@ game sets ``S[S_OVER]`` and the caller returns at once.
 """
 from __future__ import annotations
 
-from numba import njit, types
+from numba import njit
 
 from sim import observation as O
 from sim.actions import A_DONE, A_MORE
@@ -15,24 +15,22 @@ from sim.cards import AB_AGING_STOP
 from sim.rng import nb_below
 from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE
 from sim.cards import PA_EXTRA_COSTS_2
-from .layout import (field, G_DLEG, G_DOBS, G_L, G_OBS, G_P, G_PR, G_PRM, G_S, G_T, A_I64, A_I64_2,
-                     A_U64, G_PTR, POLICY_TYPE, CNT, P_RSTACK, P_AGING, P_HSTACK, P_FIGHT,
-                     P_BEATEN, P_RDISC, P_HDISC, S_LIFE, S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE,
-                     S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT,
-                     S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT, S_FREE_CLOSED, S_STEP_MINUS,
-                     S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET, S_STEP, S_TURN,
-                     S_AGING_IN_GAME, S_OPT_CONT, S_DECISIONS, T_ABILITY, T_PABILITY, T_VALUE,
-                     EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W, ERR_ILLEGAL,
-                     ERR_TRACE_FULL, ERR_DEBUG_FULL)
+from .layout import (field, G_DLEG, G_DOBS, G_L, G_OBS, G_P, G_PR, G_PRM, G_S, G_T, CNT,
+                     P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC, S_LIFE,
+                     S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE,
+                     S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT,
+                     S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET,
+                     S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, S_DECISIONS, T_ABILITY,
+                     T_PABILITY, T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
+                     ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL)
 
-_I = types.int64
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
 N_FIGHTING = 59
 
 
 # --- piles ---------------------------------------------------------------------------------
-@njit(types.void(A_U64, A_I64, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def shuffle_slice(R, a, start, n):
     """sim.rng shuffle of a[start:start+n] (already sorted by id), bottom first."""
     for i in range(n - 1, 0, -1):
@@ -42,7 +40,7 @@ def shuffle_slice(R, a, start, n):
         a[start + j] = t
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64, _I, _I, _I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def push(S, P, obs, pile, card, zone):
     n = S[CNT + pile]
     P[pile, n] = card
@@ -50,14 +48,14 @@ def push(S, P, obs, pile, card, zone):
     obs[_ZONE + card] = zone
 
 
-@njit(_I(A_I64, A_I64_2, _I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def pop(S, P, pile):
     n = S[CNT + pile] - 1
     S[CNT + pile] = n
     return P[pile, n]
 
 
-@njit(types.void(A_I64, A_I64_2, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def remove_at(S, P, pile, i):
     """Remove P[pile, i] keeping the order of the others."""
     n = S[CNT + pile]
@@ -66,7 +64,7 @@ def remove_at(S, P, pile, i):
     S[CNT + pile] = n - 1
 
 
-@njit(types.void(A_I64, A_I64_2, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def fight_insert(S, P, card):
     """The fight pile is kept sorted by id (R4.5 lists, legal actions ascending)."""
     n = S[CNT + P_FIGHT]
@@ -78,7 +76,7 @@ def fight_insert(S, P, card):
     S[CNT + P_FIGHT] = n + 1
 
 
-@njit(types.void(A_I64, A_I64_2, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def fight_remove(S, P, card):
     n = S[CNT + P_FIGHT]
     for i in range(n):
@@ -87,7 +85,7 @@ def fight_remove(S, P, card):
             return
 
 
-@njit(types.boolean(A_I64, A_I64_2, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def in_pile(S, P, pile, card):
     for i in range(S[CNT + pile]):
         if P[pile, i] == card:
@@ -96,7 +94,7 @@ def in_pile(S, P, pile, card):
 
 
 # --- Robinson's deck: the derived counts of the observation (sim.observation) ---------------
-@njit(types.void(A_I64, A_I64_2, _I, types.boolean), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def deck_in(obs, T, card, stack):
     """``card`` joins robinson_stack (``stack``) or robinson_discard."""
     v = T[T_VALUE, card]
@@ -106,7 +104,7 @@ def deck_in(obs, T, card, stack):
         obs[O.O_STACK_VALUE + v - 1] += 1
 
 
-@njit(types.void(A_I64, A_I64_2, _I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def stack_out(obs, T, card):
     """``card`` leaves robinson_stack (and the deck)."""
     v = T[T_VALUE, card]
@@ -117,7 +115,7 @@ def stack_out(obs, T, card):
 
 
 # --- trace ---------------------------------------------------------------------------------
-@njit(types.boolean(A_I64, A_I64, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def ev_room(S, E, need):
     """True if the trace is on and has room for ``need`` more slots."""
     if S[S_TRACE] == 0:
@@ -129,7 +127,7 @@ def ev_room(S, E, need):
     return True
 
 
-@njit(types.void(A_I64, A_I64, _I, _I, _I, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def ev4(S, E, code, a, b, c, d):
     if ev_room(S, E, 5):
         p = S[S_EPOS]
@@ -141,7 +139,7 @@ def ev4(S, E, code, a, b, c, d):
         S[S_EPOS] = p + 5
 
 
-@njit(_I(A_I64, A_I64, _I, _I, _I, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def ev_ability(S, E, card, ability, target, via, gained):
     """An ``ability`` event; returns its position (sort3 fills its detail later)."""
     if not ev_room(S, E, ABILITY_EV_W):
@@ -160,7 +158,7 @@ def ev_ability(S, E, card, ability, target, via, gained):
     return p
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def ev_pile(S, P, E, pile):
     """Append count then the pile's cards, top first."""
     p = S[S_EPOS]
@@ -172,7 +170,7 @@ def ev_pile(S, P, E, pile):
 
 
 # --- observation and decisions ---------------------------------------------------------------
-@njit(types.boolean(A_I64, A_I64_2, A_I64, A_I64_2), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def free_open(S, P, obs, T):
     """R4.2/R4.3/R6.4: a free card may be drawn now."""
     if S[S_IN_FIGHT] == 0 or S[S_FREE_LEFT] <= 0 or S[S_FREE_CLOSED] != 0:
@@ -185,7 +183,7 @@ def free_open(S, P, obs, T):
     return True
 
 
-@njit(_I(A_I64, A_I64_2), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def paid_cost(S, T):
     """R4.3, R9.5 extra_card_costs_2."""
     if S[S_IN_FIGHT] != 0 and S[S_IS_PIRATE] != 0 and T[T_PABILITY, S[S_OPP]] == PA_EXTRA_COSTS_2:
@@ -193,7 +191,7 @@ def paid_cost(S, T):
     return 1
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64, A_I64_2, _I), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def sync_obs(S, P, obs, T, phase):
     """The scalars of the observation (zones and flags are kept up to date as things move)."""
     obs[O.O_PHASE] = phase
@@ -267,14 +265,14 @@ def _ask_synced(gp, f, phase, n):
 ask_synced = njit(cache=True, _nrt=False, inline='always')(_ask_synced)
 
 
-@njit(_I(G_PTR, POLICY_TYPE, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def ask(gp, f, phase, n):
     """sync_obs, then _ask_synced."""
     sync_obs(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase)
     return ask_synced(gp, f, phase, n)
 
 
-@njit(_I(G_PTR, POLICY_TYPE), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def ask_more(gp, f):
     """A done/more decision; returns 1 for more, 0 for done, -1 if the game ended."""
     L = field(gp, G_L)
@@ -287,7 +285,7 @@ def ask_more(gp, f):
 
 
 # --- life (R4.10, R5.1) ----------------------------------------------------------------------
-@njit(types.void(A_I64, A_I64, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def pay_life(S, E, amount, reason):
     """Pay life to the reserve; without enough, pay what there is and lose (R4.10)."""
     life = S[S_LIFE]
@@ -301,14 +299,14 @@ def pay_life(S, E, amount, reason):
 
 
 # --- drawing (R4.2, R4.3, R7) ----------------------------------------------------------------
-@njit(types.boolean(A_I64), cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, inline='always')
 def can_draw(S):
     """A card can be drawn, or trying reaches old age (R7.2, R7.3)."""
     return (S[CNT + P_RSTACK] > 0 or S[S_OPT_CONT] == 0 or S[CNT + P_RDISC] > 0
             or S[CNT + P_AGING] > 0)
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64, A_I64, A_U64, A_I64_2), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def reshuffle(S, P, obs, E, R, T):
     """R7.1/R7.2: top aging card (unseen) + robinson_discard become the new stack."""
     if S[CNT + P_AGING] > 0:
@@ -343,7 +341,7 @@ def reshuffle(S, P, obs, E, R, T):
         ev_pile(S, P, E, P_RSTACK)
 
 
-@njit(_I(A_I64, A_I64_2, A_I64, A_I64, A_U64, A_I64_2), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def take_top(S, P, obs, E, R, T):
     """Take the top Robinson card, reshuffling first if the stack is empty (R7.1); -1 if the
     game ended."""
@@ -359,7 +357,7 @@ def take_top(S, P, obs, E, R, T):
     return card
 
 
-@njit(_I(A_I64, A_I64_2, A_I64, A_I64, A_U64, A_I64_2, types.boolean, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def draw_into_fight(S, P, obs, E, R, T, left, reason, cost):
     """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10)."""
     card = take_top(S, P, obs, E, R, T)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from sim import cards as C
 from sim import observation as O
@@ -11,18 +11,16 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, GREEN, PIRATES
 from .core import ask, deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice
 from .fight import run_fight
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, A_I64, A_I64_2, G_PTR, CNT,
-                     N_S, N_PILES, PILE_W, P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK,
-                     P_PIRATES, P_RSTACK, P_BUDGET, S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS,
-                     S_IN_FIGHT, S_IS_PIRATE, S_LEVEL, S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT,
-                     S_OPT_COUNTS, S_OPT_STACKS, S_OVER, S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP,
-                     S_TRACE, S_TURN, S_WON, S_FW, S_FL, S_DESTROYED, S_ERR, S_ERR_ACTION,
-                     S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP, EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE,
-                     EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL, K_GAME, K_WON, K_CAUSE, K_STEP, K_P1,
-                     K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE, K_AGING, K_DESTROYED, K_FWG, K_FLG,
-                     K_TURNS, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
+                     P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
+                     S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
+                     S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
+                     S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN, S_WON, S_FW, S_FL,
+                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP,
+                     EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
+                     K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
+                     K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
 
-_I = types.int64
 _ZONE = O.ZONE
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 FIRST_HAZARD, FIRST_PIRATE = C.HAZARD_IDS[0], C.PIRATE_IDS[0]
@@ -62,7 +60,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.FIGHT_LIST:] = -1
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64_2, _I, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def _override(S, P, D, k, pile):
     """Deal row k (count, ids top first; count -1 = not given) replaces a pile (sim.deal)."""
     n = D[k, 0]
@@ -141,7 +139,7 @@ def set_up(gp, D):
     _step_event(S, P, E)
 
 
-@njit(types.void(A_I64, A_I64_2, A_I64), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def _step_event(S, P, E):
     if ev_room(S, E, 40):
         p = S[S_EPOS]
@@ -151,7 +149,7 @@ def _step_event(S, P, E):
         ev_pile(S, P, E, P_HSTACK)
 
 
-@njit(types.void(G_PTR, _I), cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def start_step(gp, step):
     """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
     S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
