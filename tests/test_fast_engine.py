@@ -91,3 +91,31 @@ def test_policy_function_has_the_engine_signature():
     fn = policy_function(load_policy("random"))
     assert fn.signatures == [POLICY_SIG.args]
     assert policy_function(load_policy("random")) is fn
+
+
+def test_fast_engine_runs_as_plain_python_without_jit():
+    """Under NUMBA_DISABLE_JIT=1 (coverage runs, README "Tests") the fast engine is plain
+    Python and plays the same games: traces equal the reference's, rows equal the JIT's."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    code = (
+        "import json, warnings; warnings.simplefilter('ignore')\n"
+        "from policies import load_policy\n"
+        "from sim.fast import play_fast, run_batch\n"
+        "from sim.reference import Game\n"
+        "ok = []\n"
+        "for name, level in (('expert', 4), ('random', 2)):\n"
+        "    p = load_policy(name)\n"
+        "    g = Game(level, 3, 1, p); g.play()\n"
+        "    ok.append(play_fast(level, 3, 1, p)['trace'] == g.trace)\n"
+        "print(json.dumps({'ok': ok, 'score': run_batch(3, 5, 0, 4, load_policy('expert'))"
+        "['score'].tolist()}))\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent, timeout=600, check=True)
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    assert res["ok"] == [True, True]
+    assert res["score"] == run_batch(3, 5, 0, 4, load_policy("expert"))["score"].tolist()

@@ -102,34 +102,32 @@ G_TYPE = types.Tuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64
 G_PTR = types.CPointer(G_TYPE)
 
 
-@intrinsic
-def address_of(typingctx, g):
-    """A pointer to the state tuple ``g``, stored in the caller's frame (G_PTR): the engine's
-    functions take this one pointer instead of the tuple's ~90 flattened words.  Valid while
-    the calling function runs (its arrays must stay alive: see runner.keep_alive)."""
-    if not isinstance(g, types.BaseTuple):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return cgutils.alloca_once_value(builder, args[0])
-    return types.CPointer(g)(g), codegen
-
-
-@intrinsic
-def field(typingctx, gp, k):
-    """``g[k]`` read through the state pointer: loads that one array, not the whole tuple."""
-    if not isinstance(gp, types.CPointer) or not isinstance(k, types.IntegerLiteral):
-        return None
-    idx = k.literal_value
-
-    def codegen(context, builder, sig, args):
-        return builder.load(cgutils.gep_inbounds(builder, args[0], 0, idx))
-    return gp.dtype[idx](gp, k), codegen
-
-
 if numba.config.DISABLE_JIT:        # plain Python (coverage runs): the same game, slowly
-    def address_of(g):              # noqa: F811
+    def address_of(g):
         return [g]
 
-    def field(gp, k):               # noqa: F811
+    def field(gp, k):
         return gp[0][k]
+else:
+    @intrinsic
+    def address_of(typingctx, g):
+        """A pointer to the state tuple ``g``, stored in the caller's frame (G_PTR): the
+        engine's functions take this one pointer instead of the tuple's ~90 flattened words.
+        Valid while the calling function runs (its arrays must stay alive, runner.keep_alive)."""
+        if not isinstance(g, types.BaseTuple):
+            return None
+
+        def codegen(context, builder, sig, args):
+            return cgutils.alloca_once_value(builder, args[0])
+        return types.CPointer(g)(g), codegen
+
+    @intrinsic
+    def field(typingctx, gp, k):
+        """``g[k]`` read through the state pointer: loads that one array, not the tuple."""
+        if not isinstance(gp, types.CPointer) or not isinstance(k, types.IntegerLiteral):
+            return None
+        idx = k.literal_value
+
+        def codegen(context, builder, sig, args):
+            return builder.load(cgutils.gep_inbounds(builder, args[0], 0, idx))
+        return gp.dtype[idx](gp, k), codegen
