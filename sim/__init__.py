@@ -5,3 +5,10 @@ Numba engine that plays the same games bit for bit.  Rule numbers (R1...) refer 
 ``RULES.md`` as shipped in the repository's shared folder.
 """
 __version__ = "0.1.0"
+
+import os as _os
+
+from .numba_cache import drop_stale_numba_caches as _drop_stale_numba_caches
+
+if _os.environ.get("FRIDAY_KEEP_NUMBA_CACHE") != "1":
+    _drop_stale_numba_caches()          # before anything is compiled or loaded from the cache

@@ -200,6 +200,23 @@ def test_deals(level, top):
             compare_game(level, 11, game, policy, deal=deal)
 
 
+def test_below_pile_at_an_empty_stack_losing_by_old_age_keeps_the_target_for_the_score():
+    """R5.9 + R7.2 + R10.3 (found by tests/test_properties.py): below_pile at an empty stack
+    reshuffles first; with the aging stack empty that is old age, and the target has not
+    left the fight yet, so it still counts for the score.  The fast engine used to take it
+    out first (score one lower)."""
+    deal = {"hazard_stack": [46, 49, 31, 32, 50, 34, 35, 51, 30, 33, 37, 41, 56, 53, 36, 54,
+                             45, 47, 57, 58, 43, 48, 52, 55, 42, 29, 39, 44, 40, 38],
+            "pirates": [61, 62]}
+    policy = load_policy("expert")
+    reference = play_game(2, 0, 0, policy, None, deal)
+    end = reference.trace[-1]
+    assert reference.trace[-2]["ability"] == "below_pile" and end["cause"] == "old_age"
+    target = reference.trace[-2]["target"]
+    assert target in reference.fight.cards()
+    compare_game(2, 0, 0, policy, deal=deal)
+
+
 def test_sort3_and_rare_abilities_coverage():
     """Probe-policy games until sort3 (with reshuffles), below_pile, copy and exchange2 were
     all compared at least once."""

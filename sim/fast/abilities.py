@@ -215,12 +215,13 @@ def perform(gp, f, ab, actor, source, via):
         if t < 0:
             return
         ev_ability(S, E, source, ab, t, via, -1)
-        left = leave_fight(S, P, obs, t)
-        obs[_ZONE + t] = O.Z_OUT
         if S[CNT + P_RSTACK] == 0:
+            # reshuffle before the target leaves (as the reference): a loss by old age here
+            # (R7.2) leaves it in the fight, Robinson's card for the score (R10.3)
             reshuffle(S, P, obs, E, R, T)
             if S[S_OVER] != 0:
                 return
+        left = leave_fight(S, P, obs, t)
         n = S[CNT + P_RSTACK]
         for i in range(n, 0, -1):
             P[P_RSTACK, i] = P[P_RSTACK, i - 1]
