@@ -168,30 +168,17 @@ def fight_worth(obs, c):
 
 
 @njit(cache=True, _nrt=False)
-def worst_fight_card(obs, exclude, max_value):
-    """The fight card a player most wants gone for good (lowest deck worth <= max_value)."""
+def lowest_worth(obs, exclude, for_good):
+    """The face-up fight card (other than ``exclude``) worth least, and its worth: worth in
+    the deck for good (``deck_worth``: destroy, R5.3) or in this fight (``fight_worth``:
+    exchange / below_pile, R5.8, R5.9); (-1, 1e9) if there is none."""
     best = -1
     best_key = 1e9
     for i in range(obs[O.O_N_FIGHT]):
         c = obs[O.FIGHT_LIST + i]
         if c == exclude or obs[O.FLAGS + c] & O.F_FACE_DOWN:
             continue
-        key = deck_worth(c)
-        if key <= max_value and key < best_key:
-            best, best_key = c, key
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def weakest_in_fight(obs, exclude):
-    """The face-up card worth least in this fight (exchange / below_pile), and its worth."""
-    best = -1
-    best_key = 1e9
-    for i in range(obs[O.O_N_FIGHT]):
-        c = obs[O.FIGHT_LIST + i]
-        if c == exclude or obs[O.FLAGS + c] & O.F_FACE_DOWN:
-            continue
-        key = fight_worth(obs, c)
+        key = deck_worth(c) if for_good else fight_worth(obs, c)
         if key < best_key:
             best, best_key = c, key
     return best, best_key

@@ -27,7 +27,7 @@ from policies.arith import (  # noqa: F401  (re-exported for policy files)
     ABILITY, ABILITY_WORTH, DESTROY_COST, FIGHT_VALUE, HAZARD_VALUE, IS_AGING, N_CARDS,
     PIRATE_ABILITY, best_double_value, can_still_win, card_value, cull_count, deck_mean,
     deck_worth, effective_value, fight_total, fight_worth, has, in_fight, pirate_difficulty,
-    pirate_knowledge_bonus, weakest_in_fight, worst_fight_card)
+    lowest_worth, pirate_knowledge_bonus)
 from sim import cards as C
 from sim import observation as O
 from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
@@ -70,8 +70,10 @@ def ability_helps(obs, card, missing):
     ab = ABILITY[card]
     if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:
         return obs[O.O_LIFE] < obs[O.O_MAX_LIFE]
-    if ab == C.AB_DESTROY and worst_fight_card(obs, card, -1.0) >= 0:
-        return True       # removing a bad card for good is worth it, won or not (R5.3)
+    if ab == C.AB_DESTROY:
+        # removing a bad card for good is worth it, won or not (R5.3); a 0 only while behind
+        worst = lowest_worth(obs, card, True)[1]
+        return worst <= -1.0 or (missing > 0 and worst <= 0.0)
     if ab == C.AB_SORT3:
         return True       # sets up the next draws and may bin a bad card (R5.6)
     if missing <= 0:
@@ -80,10 +82,8 @@ def ability_helps(obs, card, missing):
         return obs[O.O_OPPONENT_IS_PIRATE] == 0 and obs[O.O_STEP] - obs[O.O_STEP_MINUS] > 0
     if ab == C.AB_DOUBLE:
         return best_double_value(obs, card) > 0
-    if ab == C.AB_DESTROY:
-        return worst_fight_card(obs, card, 0.0) >= 0
     if ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2 or ab == C.AB_BELOW_PILE:
-        return weakest_in_fight(obs, card)[1] < deck_mean(obs)
+        return lowest_worth(obs, card, False)[1] < deck_mean(obs)
     return True   # draw, sort3, copy
 
 
