@@ -231,7 +231,8 @@ def sync_obs(S, P, obs, T, phase):
     obs[O.O_N_FIGHT] = nf
 
 
-def _ask_synced(gp, f, phase, n):
+@njit(cache=True, _nrt=False, inline='always')
+def ask_synced(gp, f, phase, n):
     """Hand the observation (already synced) and the legal actions L[:n] to the policy; check
     the answer.  An illegal answer ends the game with an error (S_ERR) and returns -1."""
     S, obs, L, PR, prm = field(gp, G_S), field(gp, G_OBS), field(gp, G_L), field(gp, G_PR), \
@@ -261,13 +262,9 @@ def _ask_synced(gp, f, phase, n):
     return -1
 
 
-# inlined where it is called for nearly every decision (the fight loop syncs first)
-ask_synced = njit(cache=True, _nrt=False, inline='always')(_ask_synced)
-
-
 @njit(cache=True, _nrt=False)
 def ask(gp, f, phase, n):
-    """sync_obs, then _ask_synced."""
+    """sync_obs, then ask_synced (the fight loop, which syncs first, calls that inlined)."""
     sync_obs(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase)
     return ask_synced(gp, f, phase, n)
 

@@ -11,8 +11,8 @@ import numpy as np
 from numba import njit, prange, types
 
 from .game import alloc_state, play, reset, stream_start, write_row
-from .layout import (address_of, A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE, SCR_SIZE,
-                     K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
+from .layout import (address_of, A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE,
+                     SCR_SIZE, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_GAME)
 
 # --- summary layout (flat int64 vector per block, summed) ------------------------------------
