@@ -8,7 +8,9 @@
   --repeat runs);
 * ratio to the reference engine (sim.reference.play_game) on the first --ref-games games;
 * JIT first compile (fresh NUMBA_CACHE_DIR in a temp dir) and cached start of a fresh process;
-* peak memory (ru_maxrss of a fresh process) for --rows-games rows and --summary-games summary.
+* peak memory (ru_maxrss of a fresh process) for --rows-games rows and --summary-games summary;
+* where a game's time goes (--split-level, last policy, 1 thread): the same games with the
+  policy asked twice per decision; the difference is the policy's share, the rest the engine's.
 """
 from __future__ import annotations
 
@@ -54,6 +56,45 @@ def _run(code: str, env=None) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
+def _asked_twice(decide):
+    """The policy, asked twice per decision (the second answer counts; the first feeds a
+    no-op into its arguments so that the compiler cannot merge or drop either call)."""
+    from numba import njit
+
+    def twice(obs, legal, n_legal, params, rng):
+        first = decide(obs, legal, n_legal, params, rng)
+        return decide(obs, legal, n_legal + (1 if first == -7 else 0), params, rng)
+    return njit(_nrt=False)(twice)
+
+
+def _time_split(pol, level, games, repeat):
+    """(µs per game, policy µs per game, decisions per game), or None if asking the policy
+    twice changes the games (a policy that draws from its random stream)."""
+    import numpy as np
+    from policies import Policy
+    from sim.fast import play_fast, run_batch
+    twice = Policy(pol.name + " (asked twice)", _asked_twice(pol.decide))
+    twice.params = pol.params
+    once_rows = run_batch(level, 1, 0, 2000, pol, threads=1)
+    if not all(np.array_equal(once_rows[k], run_batch(level, 1, 0, 2000, twice, threads=1)[k])
+               for k in once_rows):
+        return None
+    best = {}
+    for p in (pol, twice):
+        best[p.name] = min(_timed(lambda: run_batch(level, 1, 0, games, p, threads=1))
+                           for _ in range(repeat)) / games
+    per_game, doubled = best[pol.name], best[twice.name]
+    decisions = np.mean([len(play_fast(level, 1, g, pol, record=True)["legal"])
+                         for g in range(500)])
+    return per_game * 1e6, (doubled - per_game) * 1e6, decisions
+
+
+def _timed(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000)
@@ -69,6 +110,8 @@ def main(argv=None):
     ap.add_argument("--memory-policy", default=None,
                     help="policy of the memory runs (default: the last policy)")
     ap.add_argument("--out", default=None, help="also write the report to this markdown file")
+    ap.add_argument("--split-level", type=int, default=4,
+                    help="level of the engine/policy time split (0: skip it)")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
     a = ap.parse_args(argv)
@@ -113,6 +156,20 @@ def main(argv=None):
                   + f" | {ref:,.1f} | {rates[0] / ref:,.0f}x (same {a.ref_games} games: "
                   f"{same / ref:,.0f}x) |")
     pol_name = names[-1]
+    split = _time_split(load_policy(pol_name), a.split_level, a.games, a.repeat) \
+        if a.split_level else None
+    if split:
+        per_game, policy_us, decisions = split
+        engine_us = per_game - policy_us
+        print(f"\nWhere a game's time goes ({pol_name}, level {a.split_level}, 1 thread, best of "
+              f"{a.repeat}): {per_game:.1f} µs per game, {decisions:.0f} decisions per game; "
+              f"the policy {policy_us:.1f} µs ({policy_us / decisions * 1e3:.0f} ns per "
+              f"decision, measured by asking it twice), the engine {engine_us:.1f} µs "
+              f"({engine_us / decisions * 1e3:.0f} ns per decision). The engine alone, with a "
+              f"policy that cost nothing, would play {1e6 / engine_us:,.0f} games/s per core.")
+    elif a.split_level:
+        print(f"\nNo engine/policy time split: asking {pol_name} twice changes its games "
+              f"(it draws from its random stream).")
     if not a.no_compile:
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
@@ -120,15 +177,17 @@ def main(argv=None):
             cached = float(_run(_START.format(policy=pol_name), env))
             other = "random" if pol_name != "random" else names[0]
             other_t = float(_run(_START.format(policy=other), env))
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--games", "1000",
-                            "--level", "4", "--policy", pol_name], cwd=ROOT, env=env,
-                           capture_output=True, check=True)
-            cli = time.perf_counter() - t
+            cli = 1e9
+            for _ in range(a.repeat):
+                t = time.perf_counter()
+                subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--games", "1000",
+                                "--level", "4", "--policy", pol_name], cwd=ROOT, env=env,
+                               capture_output=True, check=True)
+                cli = min(cli, time.perf_counter() - t)
         print(f"\nJIT first compile (empty cache, policy {pol_name}): {first:.1f} s; cached start "
               f"of a fresh process: {cached:.2f} s; another policy ({other}) on the same "
               f"cached engine: {other_t:.2f} s; `friday simulate --games 1000 --level 4` "
-              f"(cached, whole command): {cli:.2f} s")
+              f"(cached, whole command, best of {a.repeat}): {cli:.2f} s")
     if not a.no_memory:
         th = max(a.threads)
         mem_policy = a.memory_policy or pol_name
