@@ -69,30 +69,36 @@ def _asked_twice(decide):
 
 def _time_split(pol, level, games, repeat):
     """(µs per game, policy µs per game, decisions per game), or None if asking the policy
-    twice changes the games (a policy that draws from its random stream)."""
+    twice changes the games (a policy that draws from its random stream).  The two timings
+    alternate, so that a slow spell of the machine falls on both."""
     import numpy as np
     from policies import Policy
     from sim.fast import play_fast, run_batch
-    twice = Policy(pol.name + " (asked twice)", _asked_twice(pol.decide))
-    twice.params = pol.params
+    twice = Policy(pol.name + " (asked twice)", _asked_twice(pol.decide),
+                   dict(zip(pol.param_names, pol.params)))
     once_rows = run_batch(level, 1, 0, 2000, pol, threads=1)
-    if not all(np.array_equal(once_rows[k], run_batch(level, 1, 0, 2000, twice, threads=1)[k])
-               for k in once_rows):
+    twice_rows = run_batch(level, 1, 0, 2000, twice, threads=1)
+    if not all(np.array_equal(once_rows[k], twice_rows[k]) for k in once_rows):
         return None
-    best = {}
-    for p in (pol, twice):
-        best[p.name] = min(_timed(lambda: run_batch(level, 1, 0, games, p, threads=1))
-                           for _ in range(repeat)) / games
-    per_game, doubled = best[pol.name], best[twice.name]
+    once, doubled = [], []
+    for _ in range(repeat):
+        for p, times in ((pol, once), (twice, doubled)):
+            times.append(_seconds(lambda: run_batch(level, 1, 0, games, p, threads=1)))
+    per_game, per_game_doubled = min(once) / games, min(doubled) / games
     decisions = np.mean([len(play_fast(level, 1, g, pol, record=True)["legal"])
                          for g in range(500)])
-    return per_game * 1e6, (doubled - per_game) * 1e6, decisions
+    return per_game * 1e6, (per_game_doubled - per_game) * 1e6, decisions
 
 
-def _timed(fn) -> float:
+def _seconds(fn) -> float:
     t = time.perf_counter()
     fn()
     return time.perf_counter() - t
+
+
+def _best_seconds(fn, repeat) -> float:
+    """The fastest of ``repeat`` runs (other load on a shared machine only slows a run)."""
+    return min(_seconds(fn) for _ in range(repeat))
 
 
 def main(argv=None):
@@ -135,23 +141,13 @@ def main(argv=None):
         pol = load_policy(name)
         run_batch(1, 0, 0, 50, pol)                 # compile / load
         for level in a.levels:
-            rates = []
-            for th in a.threads:
-                best = 0.0
-                for _ in range(a.repeat):
-                    t = time.perf_counter()
-                    run_batch(level, 1, 0, a.games, pol, threads=th)
-                    best = max(best, a.games / (time.perf_counter() - t))
-                rates.append(best)
-            t = time.perf_counter()
-            for g in range(a.ref_games):
-                play_game(level, 1, g, pol)
-            ref = a.ref_games / (time.perf_counter() - t)
-            same = 0.0
-            for _ in range(a.repeat):
-                t = time.perf_counter()
-                run_batch(level, 1, 0, a.ref_games, pol, threads=1)    # the very same games
-                same = max(same, a.ref_games / (time.perf_counter() - t))
+            rates = [a.games / _best_seconds(
+                lambda: run_batch(level, 1, 0, a.games, pol, threads=th), a.repeat)
+                for th in a.threads]
+            ref = a.ref_games / _seconds(
+                lambda: [play_game(level, 1, g, pol) for g in range(a.ref_games)])
+            same = a.ref_games / _best_seconds(                           # the very same games
+                lambda: run_batch(level, 1, 0, a.ref_games, pol, threads=1), a.repeat)
             print(f"| {name} | {level} | " + " | ".join(f"{r:,.0f}" for r in rates)
                   + f" | {ref:,.1f} | {rates[0] / ref:,.0f}x (same {a.ref_games} games: "
                   f"{same / ref:,.0f}x) |")
@@ -177,13 +173,10 @@ def main(argv=None):
             cached = float(_run(_START.format(policy=pol_name), env))
             other = "random" if pol_name != "random" else names[0]
             other_t = float(_run(_START.format(policy=other), env))
-            cli = 1e9
-            for _ in range(a.repeat):
-                t = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--games", "1000",
-                                "--level", "4", "--policy", pol_name], cwd=ROOT, env=env,
-                               capture_output=True, check=True)
-                cli = min(cli, time.perf_counter() - t)
+            cli = _best_seconds(lambda: subprocess.run(
+                [sys.executable, "-m", "sim.cli", "simulate", "--games", "1000", "--level", "4",
+                 "--policy", pol_name], cwd=ROOT, env=env, capture_output=True, check=True),
+                a.repeat)
         print(f"\nJIT first compile (empty cache, policy {pol_name}): {first:.1f} s; cached start "
               f"of a fresh process: {cached:.2f} s; another policy ({other}) on the same "
               f"cached engine: {other_t:.2f} s; `friday simulate --games 1000 --level 4` "
