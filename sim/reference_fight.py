@@ -111,7 +111,7 @@ class FightRules:
                 legal.append(A_END)
         if can_draw and self.free_open():
             legal.append(A_DRAW)
-        if can_draw and self.life >= self.paid_cost():
+        if can_draw and self.life > 0:          # R4.3; R9.5: 1 life may buy a 2-life card (R4.10)
             legal.append(A_PAY)
         for card in f.face_up():
             if ability_usable(self, card):

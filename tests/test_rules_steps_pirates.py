@@ -113,7 +113,8 @@ def test_r9_4_no_cards_and_old_age():
 
 def test_r9_5_extra_card_costs_2():
     """R9.5 extra_card_costs_2 (7/16): after the 7 free cards a paid card costs 2 life
-    (20 -> 18); with 1 life no card can be bought (-> no_life, total 0 < 16)."""
+    (20 -> 18); with 1 life `pay` is still offered (RULES.md R9.5, source 000): the card is
+    drawn, the last life handed in (1 -> 0) and the game lost, cause no_life (R4.10)."""
     weak = [5, 6, 7, 8, 9, 10, 11, 12]
     g = stacked(actions=["draw"] * 7 + ["pay"], step=PIRATES, robinson=weak)
     fight(g, 64, is_pirate=True)
@@ -122,7 +123,13 @@ def test_r9_5_extra_card_costs_2():
                                "reason": "paid"}
     assert last(g, "life") == {"e": "life", "delta": -2, "life": 18, "reason": "paid_draw"}
     g = stacked(actions=["draw"] * 7, step=PIRATES, robinson=weak, life=1)
-    assert fight(g, 64, is_pirate=True) == "gameover" and g.cause == 1
+    assert fight(g, 64, is_pirate=True) == "stopped"
+    assert "pay" in g.stop_message
+    g = stacked(actions=["draw"] * 7 + ["pay"], step=PIRATES, robinson=weak, life=1)
+    assert fight(g, 64, is_pirate=True) == "gameover" and g.cause == 1 and g.life == 0
+    assert last(g, "draw") == {"e": "draw", "card": 12, "side": "right", "cost": 2,
+                               "reason": "paid"}
+    assert last(g, "life") == {"e": "life", "delta": -1, "life": 0, "reason": "paid_draw"}
 
 
 def test_r9_5_half_cards_count():

@@ -128,7 +128,7 @@ def fight_actions(S, P, obs, T, L, SCR):
     if cd and obs[O.O_FREE_OPEN]:
         L[n] = A_DRAW
         n += 1
-    if cd and S[S_LIFE] >= obs[O.O_PAID_COST]:
+    if cd and S[S_LIFE] > 0:            # R4.3; R9.5: 1 life may buy a 2-life card (R4.10)
         L[n] = A_PAY
         n += 1
     for i in range(S[CNT + P_FIGHT]):
