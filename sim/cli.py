@@ -14,7 +14,9 @@ import typer
 from .rules import MAX_SEED_TEXT, RuleError, check_level, parse_options
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="friday-lab: rules-exact simulation of the solo game Friday.")
+                  help="friday-lab: rules-exact simulation of the solo game Friday.\n\n"
+                       "Rules: docs/RULES.md (the rulebook, rules cited as R1..R10 and options "
+                       "§O); traces: docs/TRACE.md.")
 
 
 def fail(message: str):
@@ -26,9 +28,12 @@ def parse_levels(text: str) -> list[int]:
     if text == "all":
         return [1, 2, 3, 4]
     try:
-        return [check_level(int(part)) for part in text.split(",")]
+        levels = [check_level(int(part)) for part in text.split(",")]
     except ValueError:
         raise RuleError(f"unknown level {text!r}: choose 1, 2, 3, 4, a list like 1,4, or all") from None
+    if len(set(levels)) != len(levels):
+        raise RuleError(f"level {text!r} names a level twice: the same games would count twice")
+    return levels
 
 
 def parse_params(pairs: list[str] | None) -> dict:
@@ -48,9 +53,18 @@ def check_seed(seed: int) -> int:
     return seed
 
 
+def check_game(game: int, name: str = "--game") -> int:
+    from .rng import MAX_SEED
+    if not 0 <= game <= MAX_SEED:
+        raise RuleError(f"{name} {game} out of range: use 0..{MAX_SEED_TEXT}")
+    return game
+
+
 def check_out(out: Path | None, force: bool):
     if out is None:
         return
+    if out.is_dir():
+        raise RuleError(f"{out} is a folder: --out takes a file name ending in .parquet")
     if out.exists() and not force:
         raise RuleError(f"{out} exists: choose another file or pass --force to overwrite it")
     if out.suffix != ".parquet":
@@ -74,28 +88,40 @@ def simulate(
     force: bool = typer.Option(False, help="overwrite --out if it exists"),
     summary_only: bool = typer.Option(False, "--summary-only",
                                       help="aggregate on the fly (flat memory, for 10^8 games)"),
+    quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
 ):
-    """Play GAMES games per level and print win rates (95% interval) and scores."""
+    """Play GAMES games per level and print win rates (95% interval) and scores.
+
+    Ctrl-C stops within a second and reports (and writes) every finished game, exit code 130.
+    Rules: docs/RULES.md."""
     try:
         from .simulate import SimulationInterrupted, run_simulation
         levels = parse_levels(level)
         if games <= 0:
             raise RuleError(f"--games must be positive, got {games}")
+        check_game(games, "--games")
         if threads is not None and threads <= 0:
             raise RuleError(f"--threads must be positive, got {threads}")
         if engine not in ("fast", "reference"):
             raise RuleError(f"unknown engine {engine!r}: choose fast or reference")
         if summary_only and out is not None:
             raise RuleError("--summary-only keeps no rows: it cannot be combined with --out")
+        if summary_only and engine == "reference":
+            raise RuleError("--summary-only runs on the fast engine only: drop --engine "
+                            "reference, or drop --summary-only to play the reference engine")
         check_seed(seed)
         check_out(out, force)
         options = parse_options(option)
         from policies import load_policy
         pol = load_policy(policy, parse_params(param))
         run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,
-                       echo=typer.echo)
+                       echo=typer.echo, quiet=quiet)
     except SimulationInterrupted as exc:
-        typer.echo(f"{exc}: the results above cover the finished games only", err=True)
+        if exc.games:
+            typer.echo(f"{exc}: the results above cover the finished games only", err=True)
+        raise typer.Exit(130)
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted before any game finished: nothing to report", err=True)
         raise typer.Exit(130)
     except RuleError as exc:
         fail(str(exc))
@@ -105,7 +131,7 @@ def simulate(
 def replay(
     level: int = typer.Option(..., help="1-4"),
     seed: int = typer.Option(..., help="master seed"),
-    game: int = typer.Option(0, help="game index"),
+    game: int = typer.Option(0, help=f"game index, 0..{MAX_SEED_TEXT}"),
     policy: str = typer.Option("expert", help="policy name or file.py:function"),
     deal: Optional[Path] = typer.Option(None, help="deal file (JSON) fixing the initial stacks"),
     actions: Optional[Path] = typer.Option(None, help="file of textual actions to play (scripted)"),
@@ -114,14 +140,13 @@ def replay(
     format: str = typer.Option("text", "--format", help="text or jsonl"),
     engine: str = typer.Option("reference", help="reference or fast"),
 ):
-    """Play one game and print its trace (TRACE.md) or a play-by-play."""
+    """Play one game and print its trace (docs/TRACE.md) or a play-by-play."""
     try:
         from .deal import load_deal
         from .trace import header, render_text, to_jsonl
         check_level(level)
         check_seed(seed)
-        if game < 0:
-            raise RuleError(f"--game must be >= 0, got {game}")
+        check_game(game)
         if format not in ("text", "jsonl"):
             raise RuleError(f"unknown format {format!r}: choose text or jsonl")
         if engine not in ("fast", "reference"):
@@ -165,14 +190,22 @@ def report(
     out: Path = typer.Option(Path("results"), help="folder for policies.md and figures"),
     threads: Optional[int] = typer.Option(None, help="worker threads"),
     force: bool = typer.Option(False, help="overwrite existing report files"),
+    quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
 ):
     """Compare every built-in policy on every level: results/policies.md and figures."""
+    from .simulate import SimulationInterrupted
     try:
         if games <= 0:
             raise RuleError(f"--games must be positive, got {games}")
+        check_game(games, "--games")
+        if threads is not None and threads <= 0:
+            raise RuleError(f"--threads must be positive, got {threads}")
         check_seed(seed)
         from .report import policy_report
-        policy_report(games, seed, out, threads, force, echo=typer.echo)
+        policy_report(games, seed, out, threads, force, echo=typer.echo, quiet=quiet)
+    except (SimulationInterrupted, KeyboardInterrupt):
+        typer.echo("\ninterrupted: no report files written", err=True)
+        raise typer.Exit(130)
     except RuleError as exc:
         fail(str(exc))
 
