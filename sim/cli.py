@@ -6,6 +6,7 @@ action...) ends with one clear ``error:`` line and exit code 2, never a tracebac
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -94,8 +95,8 @@ def simulate(
 
     Ctrl-C stops within a second and reports (and writes) every finished game, exit code 130.
     Rules: docs/RULES.md."""
+    from .progress import SimulationInterrupted
     try:
-        from .simulate import SimulationInterrupted, run_simulation
         levels = parse_levels(level)
         if games <= 0:
             raise RuleError(f"--games must be positive, got {games}")
@@ -114,6 +115,7 @@ def simulate(
         options = parse_options(option)
         from policies import load_policy
         pol = load_policy(policy, parse_params(param))
+        from .simulate import run_simulation
         run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,
                        echo=typer.echo, quiet=quiet)
     except SimulationInterrupted as exc:
@@ -193,7 +195,7 @@ def report(
     quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
 ):
     """Compare every built-in policy on every level: results/policies.md and figures."""
-    from .simulate import SimulationInterrupted
+    from .progress import SimulationInterrupted
     try:
         if games <= 0:
             raise RuleError(f"--games must be positive, got {games}")
@@ -201,6 +203,8 @@ def report(
         if threads is not None and threads <= 0:
             raise RuleError(f"--threads must be positive, got {threads}")
         check_seed(seed)
+        if out.exists() and not out.is_dir():
+            raise RuleError(f"{out} is a file: --out takes a folder for the report files")
         from .report import policy_report
         policy_report(games, seed, out, threads, force, echo=typer.echo, quiet=quiet)
     except (SimulationInterrupted, KeyboardInterrupt):
@@ -211,7 +215,17 @@ def report(
 
 
 def main():
-    app()
+    """The ``friday`` command.  After Ctrl-C (exit code 130) the process ends at once, without
+    the interpreter's teardown of Numba's threads and the loaded modules (about a second on a
+    busy machine): the results are printed and any file written by then."""
+    try:
+        app()
+    except SystemExit as exc:
+        if exc.code == 130:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(130)
+        raise
 
 
 if __name__ == "__main__":

@@ -22,6 +22,15 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.text import Text
 
 CHUNK_SECONDS = 0.25
+
+
+class SimulationInterrupted(Exception):
+    """The run was stopped by Ctrl-C after ``games`` finished games (all reported)."""
+
+    def __init__(self, games):
+        super().__init__(f"interrupted after {games:,} games")
+        self.games = games
+
 # The cold compile of the engine as benchmarks/bench_cli.py measured it (results/benchmark_cli.md),
 # shown until this machine has measured its own.
 BENCHMARK_COMPILE_SECONDS = 60
@@ -46,22 +55,38 @@ def compile_notice(policy, quiet=False) -> float | None:
     return time.perf_counter() if not engine_warm else None
 
 
-def prepare_engine(policy, quiet=False):
+def prepare_engine(policy, quiet=False, threads=None):
     """Compile or load the fast engine and the policy before the games are timed."""
     from .fast.api import prepare
     from .numba_cache import record_compile_seconds
     started = compile_notice(policy, quiet)
-    prepare(policy)
+    prepare(policy, threads)
     if started is not None:
         record_compile_seconds(time.perf_counter() - started)
+
+
+def prepare_reference(policy, quiet=False):
+    """Compile or load the policy for the reference engine (one game, whose result and
+    errors are ignored: the real games report their own) before the games are timed."""
+    from .numba_cache import has_cached_code
+    from .results import reference_batch
+    from .rules import RuleError
+    py = getattr(getattr(policy, "decide", None), "py_func", None)
+    if py is not None and not has_cached_code(py) and not quiet:
+        print(f"compiling policy {policy.name}, first run only, a few seconds", file=sys.stderr,
+              flush=True)
+    try:
+        reference_batch(1, 0, 0, 1, policy)
+    except RuleError:
+        pass
 
 
 class ChunkSizer:
     """The next chunk's size: ``CHUNK_SECONDS`` worth of games at the last measured rate
     (growing at most 8x per chunk, so that one fast measurement cannot make a long chunk)."""
 
-    def __init__(self, first: int, largest: int = 4_000_000, seconds: float = CHUNK_SECONDS):
-        self.size, self.largest, self.seconds = max(1, int(first)), largest, seconds
+    def __init__(self, first: int, largest: int = 4_000_000):
+        self.size, self.largest, self.seconds = max(1, int(first)), largest, CHUNK_SECONDS
 
     def take(self, remaining: int) -> int:
         return max(1, min(self.size, remaining))

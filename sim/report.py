@@ -75,8 +75,8 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
                   quiet=False):
     """Ctrl-C stops within a second (SimulationInterrupted) and writes no file."""
     from policies import builtin_policies
-    from .progress import Bar, StopFlag, prepare_engine
-    from .simulate import SimulationInterrupted, level_summary
+    from .progress import Bar, SimulationInterrupted, StopFlag, prepare_engine
+    from .simulate import level_summary
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     existing = [f for f in REPORT_FILES if (out / f).exists()]
@@ -86,7 +86,7 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     pols = builtin_policies()
     names = list(policies or pols)
     rows, hists, pirate_summaries = [], {}, {}
-    prepare_engine(pols[names[0]], quiet)
+    prepare_engine(pols[names[0]], quiet, threads)
     start = time.perf_counter()
     with StopFlag() as flag, Bar(quiet) as bar:
         tasks = {(name, level): bar.task(f"{name} level {level}", games)

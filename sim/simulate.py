@@ -16,19 +16,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .progress import Bar, ChunkSizer, StopFlag, prepare_engine
+from .progress import (Bar, ChunkSizer, SimulationInterrupted, StopFlag, prepare_engine,
+                       prepare_reference)
 from .results import COLUMNS, reference_batch, summarize, to_frame
 from .rules import RuleError
 
 FIRST_CHUNK = {"fast": 1024, "reference": 2}      # games; later chunks follow the measured rate
-
-
-class SimulationInterrupted(Exception):
-    """The run was stopped by Ctrl-C after ``games`` finished games (all reported)."""
-
-    def __init__(self, games):
-        super().__init__(f"interrupted after {games:,} games")
-        self.games = games
 
 
 def header(policy, engine, seed, options, summary_only=False) -> str:
@@ -74,9 +67,11 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     """Play ``games`` games per level; print the summary; write rows to ``out`` (Parquet).
     Ctrl-C stops after the current chunk: everything finished so far is kept, reported and
     written, then SimulationInterrupted is raised."""
-    if engine == "fast":
-        prepare_engine(policy, quiet)          # before the clock starts (and before StopFlag:
-    with StopFlag() as flag:                   # Ctrl-C while compiling interrupts at once)
+    if engine == "fast":                       # compile before the clock starts, and before
+        prepare_engine(policy, quiet, threads)  # StopFlag: Ctrl-C while compiling interrupts
+    else:                                      # at once
+        prepare_reference(policy, quiet)
+    with StopFlag() as flag:
         echo(header(policy, engine, seed, options, summary_only))
         with Bar(quiet) as bar:
             tasks = {level: bar.task(f"level {level}", games) for level in levels}
@@ -85,8 +80,8 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
                 rows, done = _summary_rows(levels, games, seed, policy, options, threads, bar,
                                            tasks, flag)
             else:
-                parts, done = _row_parts(levels, games, seed, policy, options, engine, threads,
-                                         bar, tasks, flag)
+                columns, done = _rows(levels, games, seed, policy, options, engine, threads,
+                                      bar, tasks, flag)
             elapsed = time.perf_counter() - start
         interrupted = flag.stop
         if done == 0:
@@ -99,7 +94,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
             echo(format_summary(pd.DataFrame(rows)))
             df = None
         else:
-            df = to_frame({c: np.concatenate([p[c] for p in parts]) for c in COLUMNS})
+            df = to_frame(columns)
             echo(format_summary(summarize(df)))
             if out is not None:
                 write_parquet(df, out, {"policy": policy.name,
@@ -113,7 +108,8 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     return df
 
 
-def _row_parts(levels, games, seed, policy, options, engine, threads, bar, tasks, flag):
+def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, flag):
+    """The result columns of every game played (fewer if stopped), and their number."""
     if engine == "fast":
         from .fast import run_batch
 
@@ -128,7 +124,9 @@ def _row_parts(levels, games, seed, policy, options, engine, threads, bar, tasks
                                    flag):
             parts.append(part)
             done += k
-    return parts, done
+    if not parts:
+        return {}, 0
+    return {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}, done
 
 
 def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, flag):

@@ -264,11 +264,15 @@ def engine_cached(policy) -> tuple[bool, bool]:
     return has_cached_code(runner._batch_py), has_cached_code(getattr(decide, "py_func", decide))
 
 
-def prepare(policy):
+def prepare(policy, threads=None):
     """Compile (or load from the cache) what a batch of games needs: the batch entry point,
-    the policy, and Numba's threads (one tiny batch)."""
-    runner.entry("batch")
-    run_batch(1, 0, 0, 1, policy)
+    the policy, and Numba's threads (one game, whose result and errors are ignored: the
+    real games report their own)."""
+    _set_threads(threads)
+    runner.entry("batch")(policy_function(policy), _T,
+                          np.ascontiguousarray(policy.params, dtype=np.float64), 1, 0, 0, 1,
+                          _opts(None), np.zeros((1, 1), np.int64),
+                          np.zeros((1, runner.AGG_SIZE), np.int64))
 
 
 def warm_up(policy=None):
