@@ -83,7 +83,7 @@ def simulate(
     seed: int = typer.Option(1, help=f"master seed, 0..{MAX_SEED_TEXT}"),
     engine: str = typer.Option("fast", help="fast (Numba) or reference (plain Python)"),
     threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
-    option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE (RULES.md §O)"),
+    option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE (docs/RULES.md §O)"),
     param: List[str] = typer.Option([], "--param", help="policy parameter NAME=VALUE"),
     out: Optional[Path] = typer.Option(None, help="write one row per game to this .parquet file"),
     force: bool = typer.Option(False, help="overwrite --out if it exists"),

@@ -126,7 +126,7 @@ def test_illegal_action_on_the_fast_engine_lists_the_legal_actions_like_the_refe
     """Both engines name the policy, the action, the decision and the legal actions."""
     from numba import njit
     from policies import Policy
-    from sim.fast import play_fast, run_batch
+    from sim.fast import play_fast, run_batch, run_summary
 
     @njit
     def always_pay(obs, legal, n_legal, params, rng):
@@ -135,7 +135,8 @@ def test_illegal_action_on_the_fast_engine_lists_the_legal_actions_like_the_refe
     with pytest.raises(IllegalAction) as ref:
         Game(1, 5, 3, pol).play()
     legal = ref.value.args[0].split("legal: ")[1]
-    for call in (lambda: play_fast(1, 5, 3, pol), lambda: run_batch(1, 5, 3, 2, pol)):
+    for call in (lambda: play_fast(1, 5, 3, pol), lambda: run_batch(1, 5, 3, 2, pol),
+                 lambda: run_summary(1, 5, 2, pol, first_game=3)):
         with pytest.raises(RuleError) as fast:
             call()
         assert "policy 'payer' chose 'pay' at a hazard decision (game 3, level 1, seed 5)" \
