@@ -9,10 +9,13 @@
 * warm start: the same command again on that cache (best of --repeat);
 * throughput for --games games (>= 10^5), one level, one policy, --threads threads: the engine
   called directly (``sim.fast.run_batch``, ``sim.fast.run_summary`` in one chunk) against the
-  command (``friday simulate --level L --games N``, rows and ``--summary-only``, games/s as it
-  prints it: the games alone, compile and start-up not counted) and the whole command's wall
-  time.  The four timings alternate within each of the --repeat rounds (a slow spell of the
-  shared machine falls on all of them); each figure is the best of its rounds.
+  command (``friday simulate --level L --games N``, rows and ``--summary-only``) in a fresh
+  process.  Wall time: the games/s the command prints (the games alone, compile and start-up
+  not counted).  CPU time (all threads): the command's CPU time minus that of the same command
+  playing 1 game (its start-up), against the engine call's.  Each round runs the four timings
+  back to back (engine rows, command rows, engine summary, command summary), so that the
+  ratios of one round share the machine's load; the report gives the median ratio over the
+  rounds and every round's figures.
 """
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ import argparse
 import builtins
 import os
 import re
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,12 +35,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def friday(args, env=None) -> tuple[float, str]:
-    """(wall seconds, stdout + stderr) of ``python -m sim.cli ARGS`` in a fresh process."""
+def friday(args, env=None) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout + stderr) of ``python -m sim.cli ARGS`` in a fresh
+    process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=True)
-    return time.perf_counter() - t, out.stdout + out.stderr
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, cpu, out.stdout + out.stderr
+
+
+def engine(fn) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of all threads) of fn()."""
+    t, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - t, time.process_time() - c
 
 
 def printed_rate(output: str) -> float:
@@ -68,7 +85,7 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as tmp:
             env = dict(os.environ, NUMBA_CACHE_DIR=tmp)
             env.pop("FRIDAY_KEEP_NUMBA_CACHE", None)
-            cold, _ = friday(small, env)
+            cold = friday(small, env)[0]
             from sim.numba_cache import COMPILE_RECORD
             records = list(Path(tmp).rglob(COMPILE_RECORD))
             recorded = float(records[0].read_text()) if records else float("nan")
@@ -85,37 +102,44 @@ def main(argv=None):
     pol = load_policy(a.policy)
     prepare(pol, a.threads)
     n, lv, th = a.games, a.level, a.threads
-    cli = ["simulate", "--level", str(lv), "--games", str(n), "--policy", a.policy, "--threads",
-           str(th), "--quiet"]
-    best = {k: [] for k in ("engine rows", "cli rows", "engine summary", "cli summary",
-                            "cli rows wall", "cli summary wall")}
+    cli = ["simulate", "--level", str(lv), "--policy", a.policy, "--threads", str(th), "--quiet"]
+    rounds = []
     for _ in range(a.repeat):
-        t = time.perf_counter()
-        run_batch(lv, 1, 0, n, pol, threads=th)
-        best["engine rows"].append(n / (time.perf_counter() - t))
-        wall, out = friday(cli)
-        best["cli rows"].append(printed_rate(out))
-        best["cli rows wall"].append(wall)
-        t = time.perf_counter()
-        run_summary(lv, 1, n, pol, threads=th, chunk=n)
-        best["engine summary"].append(n / (time.perf_counter() - t))
-        wall, out = friday(cli + ["--summary-only"])
-        best["cli summary"].append(printed_rate(out))
-        best["cli summary wall"].append(wall)
-    r = {k: (max(v) if "wall" not in k else min(v)) for k, v in best.items()}
-    print(f"Throughput, {a.policy}, level {lv}, {n:,} games, {th} threads, best of {a.repeat} "
-          f"alternating rounds:\n")
-    print("| path | engine games/s | `friday simulate` games/s (printed) | command / engine | "
-          "whole command |")
-    print("|---|---|---|---|---|")
+        r = {}
+        start_cpu = friday(cli + ["--games", "1"])[1]
+        for mode, extra, call in (
+                ("rows", [], lambda: run_batch(lv, 1, 0, n, pol, threads=th)),
+                ("summary", ["--summary-only"],
+                 lambda: run_summary(lv, 1, n, pol, threads=th, chunk=n))):
+            wall, cpu = engine(call)
+            r[f"engine {mode}"], r[f"engine {mode} cpu"] = n / wall, cpu
+            wall, cpu, out = friday(cli + ["--games", str(n)] + extra)
+            r[f"cli {mode}"], r[f"cli {mode} cpu"] = printed_rate(out), cpu - start_cpu
+            r[f"cli {mode} wall"] = wall
+        rounds.append(r)
+
+    def median(key):
+        return statistics.median(key(r) for r in rounds)
+    print(f"Throughput, {a.policy}, level {lv}, {n:,} games, {th} threads, {a.repeat} rounds; "
+          f"median over the rounds:\n")
+    print("| path | engine games/s | `friday simulate` games/s (printed) | command / engine, "
+          "wall | command / engine, CPU time | whole command |")
+    print("|---|---|---|---|---|---|")
     for mode, flag in (("rows", ""), ("summary", " --summary-only")):
-        e, c = r[f"engine {mode}"], r[f"cli {mode}"]
         api = "run_batch" if mode == "rows" else "run_summary"
-        print(f"| {mode}: `sim.fast.{api}` vs `friday simulate{flag}` | {e:,.0f} | {c:,.0f} | "
-              f"{c / e:.3f} | {r[f'cli {mode} wall']:.2f} s |")
-    print(f"\nEvery round's figures (games/s): "
-          + "; ".join(f"{k}: " + ", ".join(f"{x:,.0f}" for x in v)
-                      for k, v in best.items() if "wall" not in k))
+        print(f"| {mode}: `sim.fast.{api}` vs `friday simulate{flag}` | "
+              f"{median(lambda r: r[f'engine {mode}']):,.0f} | "
+              f"{median(lambda r: r[f'cli {mode}']):,.0f} | "
+              f"{median(lambda r: r[f'cli {mode}'] / r[f'engine {mode}']):.3f} | "
+              f"{median(lambda r: r[f'engine {mode} cpu'] / r[f'cli {mode} cpu']):.3f} | "
+              f"{median(lambda r: r[f'cli {mode} wall']):.2f} s |")
+    print("\nEvery round (games/s, engine vs command; CPU seconds, engine vs command):\n")
+    for i, r in enumerate(rounds, 1):
+        print(f"{i}. rows {r['engine rows']:,.0f} vs {r['cli rows']:,.0f} "
+              f"({r['engine rows cpu']:.2f} vs {r['cli rows cpu']:.2f} s CPU); summary "
+              f"{r['engine summary']:,.0f} vs {r['cli summary']:,.0f} "
+              f"({r['engine summary cpu']:.2f} vs {r['cli summary cpu']:.2f} s CPU)")
+    print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
     if a.out:
         Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
