@@ -31,8 +31,9 @@ class SimulationInterrupted(Exception):
         super().__init__(f"interrupted after {games:,} games")
         self.games = games
 
-# The cold compile of the engine as benchmarks/bench_cli.py measured it (results/benchmark_cli.md),
-# shown until this machine has measured its own.
+# The engine's cold compile on an idle 2-core machine, as benchmarks/bench_engines.py measured it
+# (results/benchmark.md; on a busy machine results/benchmark_cli.md has it at about 3x), shown
+# until this machine has measured its own.
 BENCHMARK_COMPILE_SECONDS = 60
 
 
