@@ -14,8 +14,9 @@
   not counted).  CPU time (all threads): the command's CPU time minus that of the same command
   playing 1 game (its start-up), against the engine call's.  Each round runs the four timings
   back to back (engine rows, command rows, engine summary, command summary), so that the
-  ratios of one round share the machine's load; the report gives the median ratio over the
-  rounds and every round's figures.
+  ratios of one round share the machine's load; a fifth timing runs the command's own code
+  (``sim.simulate.run_simulation``) in this process, without the fresh process.  The report
+  gives the median ratio over the rounds and every round's figures.
 """
 from __future__ import annotations
 
@@ -99,6 +100,8 @@ def main(argv=None):
     from policies import load_policy
     from sim.fast import run_batch, run_summary
     from sim.fast.api import prepare
+    from sim.rules import Options
+    from sim.simulate import run_simulation
     pol = load_policy(a.policy)
     prepare(pol, a.threads)
     n, lv, th = a.games, a.level, a.threads
@@ -116,6 +119,10 @@ def main(argv=None):
             wall, cpu, out = friday(cli + ["--games", str(n)] + extra)
             r[f"cli {mode}"], r[f"cli {mode} cpu"] = printed_rate(out), cpu - start_cpu
             r[f"cli {mode} wall"] = wall
+            printed = []                 # the command's own code path, in this process
+            run_simulation([lv], n, 1, pol, Options(), "fast", th, None, mode == "summary",
+                           echo=printed.append, quiet=True)
+            r[f"inproc {mode}"] = printed_rate("\n".join(printed))
         rounds.append(r)
 
     def median(key):
@@ -123,8 +130,9 @@ def main(argv=None):
     print(f"Throughput, {a.policy}, level {lv}, {n:,} games, {th} threads, {a.repeat} rounds; "
           f"median over the rounds:\n")
     print("| path | engine games/s | `friday simulate` games/s (printed) | command / engine, "
-          "wall | command / engine, CPU time | whole command |")
-    print("|---|---|---|---|---|---|")
+          "wall | command / engine, CPU time | whole command | `sim.simulate.run_simulation` "
+          "in this process / engine |")
+    print("|---|---|---|---|---|---|---|")
     for mode, flag in (("rows", ""), ("summary", " --summary-only")):
         api = "run_batch" if mode == "rows" else "run_summary"
         print(f"| {mode}: `sim.fast.{api}` vs `friday simulate{flag}` | "
@@ -132,13 +140,15 @@ def main(argv=None):
               f"{median(lambda r: r[f'cli {mode}']):,.0f} | "
               f"{median(lambda r: r[f'cli {mode}'] / r[f'engine {mode}']):.3f} | "
               f"{median(lambda r: r[f'engine {mode} cpu'] / r[f'cli {mode} cpu']):.3f} | "
-              f"{median(lambda r: r[f'cli {mode} wall']):.2f} s |")
+              f"{median(lambda r: r[f'cli {mode} wall']):.2f} s | "
+              f"{median(lambda r: r[f'inproc {mode}'] / r[f'engine {mode}']):.3f} |")
     print("\nEvery round (games/s, engine vs command; CPU seconds, engine vs command):\n")
     for i, r in enumerate(rounds, 1):
         print(f"{i}. rows {r['engine rows']:,.0f} vs {r['cli rows']:,.0f} "
-              f"({r['engine rows cpu']:.2f} vs {r['cli rows cpu']:.2f} s CPU); summary "
-              f"{r['engine summary']:,.0f} vs {r['cli summary']:,.0f} "
-              f"({r['engine summary cpu']:.2f} vs {r['cli summary cpu']:.2f} s CPU)")
+              f"({r['engine rows cpu']:.2f} vs {r['cli rows cpu']:.2f} s CPU), in this process "
+              f"{r['inproc rows']:,.0f}; summary {r['engine summary']:,.0f} vs "
+              f"{r['cli summary']:,.0f} ({r['engine summary cpu']:.2f} vs "
+              f"{r['cli summary cpu']:.2f} s CPU), in this process {r['inproc summary']:,.0f}")
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f}.")
     if a.out:
         Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
