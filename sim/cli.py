@@ -122,8 +122,8 @@ def simulate(
         if exc.games:
             typer.echo(f"{exc}: the results above cover the finished games only", err=True)
         raise typer.Exit(130)
-    except KeyboardInterrupt:
-        typer.echo("\ninterrupted before any game finished: nothing to report", err=True)
+    except KeyboardInterrupt:            # while compiling, or a second Ctrl-C
+        typer.echo("\naborted: nothing more reported or written", err=True)
         raise typer.Exit(130)
     except RuleError as exc:
         fail(str(exc))
