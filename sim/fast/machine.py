@@ -83,7 +83,7 @@ def observe(gp):
     return field(gp, G_OBS), field(gp, G_L), field(gp, G_S)[S_NLEGAL]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def is_legal(gp, action):
     S, L = field(gp, G_S), field(gp, G_L)
     for i in range(S[S_NLEGAL]):

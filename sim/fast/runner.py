@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from .game import alloc_state, reset, stream_start, write_row
-from .machine import play_out, start as start_game
+from .machine import new_game, play_out, resample_hidden, start as start_game, step
 from .layout import (address_of, A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE,
                      SCR_SIZE, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_GAME)
@@ -133,6 +133,23 @@ def _batch_py(f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
         block(f, T, prm, level, seed, first_game, start, stop, opts, out, aggs[b], summary)
 
 
+def _new_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, level, seed, game, opts):
+    """machine.new_game on one state (sim.game.Game); S_TRACE/S_DEBUG as set in S."""
+    new_game(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), level, seed, game,
+             opts, D)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D)
+
+
+def _step_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, action):
+    step(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), action)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+
+
+def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
+    resample_hidden(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), rng)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+
+
 _I = types.int64
 _SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
                          A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2)
@@ -143,11 +160,15 @@ _entries: dict = {}
 
 
 def entry(name: str):
-    """The compiled entry point ``single`` or ``batch`` (made on first use)."""
+    """The compiled entry point ``single``, ``batch`` or, for sim.game.Game, ``new``, ``step``,
+    ``resample`` (made on first use)."""
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
             fn = njit(_SINGLE_SIG, cache=True)(_single_py)
+        elif name in ("new", "step", "resample"):
+            fn = njit(cache=True, _nrt=False)({"new": _new_py, "step": _step_py,
+                                   "resample": _resample_py}[name])
         elif name == "batch":
             fn = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
         else:
