@@ -39,6 +39,22 @@ def _options(options) -> Options:
     raise RuleError(f"options must be an Options or a dict, not {type(options).__name__}")
 
 
+_POLICIES: dict = {}
+
+
+def _policy(policy):
+    """(compiled decide, parameters) of a policy name or policies.Policy."""
+    from policies import load_policy
+    from sim.fast import policy_function
+    hit = _POLICIES.get(policy) if isinstance(policy, str) else None
+    if hit is None:
+        pol = load_policy(policy)
+        hit = (policy_function(pol), np.ascontiguousarray(pol.params, dtype=np.float64))
+        if isinstance(policy, str):
+            _POLICIES[policy] = hit
+    return hit
+
+
 class Game:
     """One game of Friday on the fast engine: a state machine that waits at each decision."""
 
@@ -143,12 +159,8 @@ class Game:
     def policy_action(self, policy) -> int:
         """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
         policy stream as the batch runner does."""
-        from policies import load_policy
-        from sim.fast import policy_function
-        pol = load_policy(policy)
-        prm = np.ascontiguousarray(pol.params, dtype=np.float64)
-        return int(policy_function(pol)(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm,
-                                        self._PR))
+        fn, prm = _policy(policy)
+        return int(fn(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR))
 
     def play(self, policy) -> dict:
         """Play to the end with ``policy``; the result."""
