@@ -24,6 +24,12 @@ from .rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError
 from .trace import header
 
 SORT_PHASES = (O.PH_SORT_TAKE, O.PH_SORT_DISCARD, O.PH_SORT_ORDER)
+PHASE_WORDS = {O.PH_HAZARD: "which hazard to fight (R3)", O.PH_PIRATE: "which pirate first (R9.1)",
+               O.PH_FIGHT: "the fight (R4)", O.PH_TARGET: "the ability's target (R5)",
+               O.PH_MORE: "the ability goes on? (R5)", O.PH_SORT_TAKE: "sort3: take the next card? (R5.6)",
+               O.PH_SORT_DISCARD: "sort3: discard one? (R5.6)",
+               O.PH_SORT_ORDER: "sort3: which card goes back next from the top? (R5.6)",
+               O.PH_DESTROY: "destroy with the loss budget (R4.8)"}
 HELP = ("Enter the number or the name of an action (e.g. 2 or draw), ? for a hint, "
         "q to leave the game.")
 
@@ -197,7 +203,7 @@ class TerminalPlayer:
         phase = int(obs[O.O_PHASE])
         self.show_log(hold_sort=phase in SORT_PHASES)
         self.show_state(obs)
-        self.screen.line([(f"Your choice ({O.PHASE_NAMES[phase]}):", "bold")])
+        self.screen.line([(f"Your choice, {PHASE_WORDS.get(phase, O.PHASE_NAMES[phase])}:", "bold")])
         for i, a in enumerate(legal, 1):
             self.screen.line([(f"  {i:>2}  ", "bold"), (f"{action_name(a):<12s}", "cyan"),
                               (self.describe(obs, a), "")])
@@ -210,6 +216,9 @@ class TerminalPlayer:
                 raise PlayerQuit("you left the game")
             if answer == "?":
                 hint = int(self.hint.choose(obs, np.array(legal, dtype=np.int64), len(legal)))
+                if hint not in legal:
+                    self.screen.line(f"  {self.hint.name} answered an illegal action ({hint}): no hint")
+                    continue
                 self.screen.line(f"  {self.hint.name} would choose {legal.index(hint) + 1} "
                                  f"{action_name(hint)}: {self.describe(obs, hint)}")
                 continue

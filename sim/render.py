@@ -356,7 +356,7 @@ class _Log:
         self.end = ev
         self.line("")
         causes = {"no_life": "Robinson has no life left to pay",
-                  "old_age": "Robinson dies of old age (a card to draw, no aging card left, R7.2)",
+                  "old_age": "Robinson dies of old age (his stack is empty and no aging card is left, R7.2)",
                   "no_cards": "Robinson has no card left to draw against the pirate (R9.4)"}
         if ev["won"]:
             self.line(("Robinson beats both pirates and WINS", "bold green"), f" with {ev['life']} life.")

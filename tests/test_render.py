@@ -89,9 +89,20 @@ def test_bookkeeping_on_rare_paths():
     for pair in ([59, 60], [61, 62], [63, 64], [65, 66], [67, 68], [66, 64], [68, 65]):
         for game in range(8):
             _bookkeeping_agrees(traced(1, 7, game, cull, deal={"pirates": pair}))
-    for game in range(120):
-        _bookkeeping_agrees(traced(1, 31, game, PROBE))
-        _bookkeeping_agrees(traced(3, 5, game, PROBE, Options(old_age="continue")))
+    seen = set()
+    games = [(1, 13, g, PROBE, None) for g in range(100)] + \
+        [(1, 13, g, load_policy("expert"), None) for g in range(3)] + \
+        [(3, 5, g, PROBE, Options(old_age="continue")) for g in range(60)]
+    for level, seed, game, policy, options in games:
+        events = traced(level, seed, game, policy, options)
+        _bookkeeping_agrees(events)
+        seen.add(events[-1]["cause"])
+        for ev, nxt in zip(events, events[1:]):
+            if ev["e"] == "ability" and nxt["e"] == "reshuffle":
+                seen.add(ev["ability"] + "+reshuffle")
+            if ev["e"] == "hazard_choice" and ev["fight"] is None:
+                seen.add("skip")
+    assert {"won", "no_life", "old_age", "skip", "sort3+reshuffle"} <= seen, seen
 
 
 def test_plain_and_rich_say_the_same_words():
@@ -146,3 +157,11 @@ def test_colour_on_a_terminal_plain_in_a_pipe():
     assert proc.returncode == 0 and "\x1b[" in shown and "WINS" in shown
     piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert "\x1b[" not in piped.stdout and piped.stdout == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_the_readme_sample_is_the_golden_game():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    sample = readme.split("```text\n", 1)[1].split("```", 1)[0]
+    golden = GOLDEN.read_text(encoding="utf-8").splitlines()
+    for line in sample.splitlines():
+        assert line == "..." or line in golden, line
