@@ -110,3 +110,9 @@ def test_ctrl_c_during_play_exits_130_without_a_traceback():
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, (out, err)
     assert "Interrupted (Ctrl-C)" in out and "Traceback" not in err
+
+
+def test_ids_tag_the_cards_only_when_asked():
+    plain, tagged = play("q\n"), play("q\n", "--ids")
+    assert "#" not in plain.output.split("Your choice")[0]
+    assert " #" in tagged.output.split("Your choice")[0]
