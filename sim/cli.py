@@ -141,11 +141,13 @@ def replay(
     param: List[str] = typer.Option([], "--param", help="policy parameter NAME=VALUE"),
     format: str = typer.Option("text", "--format", help="text or jsonl"),
     engine: str = typer.Option("reference", help="reference or fast"),
+    ids: bool = typer.Option(False, "--ids", help="text: tag every card with its id (#17)"),
 ):
-    """Play one game and print its trace (docs/TRACE.md) or a play-by-play."""
+    """Play one game and print its trace (docs/TRACE.md) or a play-by-play.  A scripted game
+    that stops early (illegal action, list run out) prints the trace so far, then the error."""
     try:
         from .deal import load_deal
-        from .trace import header, render_text, to_jsonl
+        from .trace import header
         check_level(level)
         check_seed(seed)
         check_game(game)
@@ -163,16 +165,62 @@ def replay(
         else:
             from policies import load_policy
             pol = load_policy(policy, parse_params(param))
+        head = header(engine, level, seed, game, pol.name, options)
         if engine == "reference":
             from .reference import Game
-            events = Game(level, seed, game, pol, options, deal_dict).play().trace
+            played = Game(level, seed, game, pol, options, deal_dict)
+            try:
+                played.play()
+            except RuleError:
+                show_trace([head] + played.trace, format, ids)   # the game so far, then the error
+                raise
+            events = played.trace
         else:
             from .fast import play_fast
             events = play_fast(level, seed, game, pol, options, deal_dict)["trace"]
-        events = [header(engine, level, seed, game, pol.name, options)] + events
-        typer.echo(to_jsonl(events) if format == "jsonl" else render_text(events), nl=False)
+        show_trace([head] + events, format, ids)
     except RuleError as exc:
         fail(str(exc))
+
+
+def show_trace(events, format: str, ids: bool):
+    """JSON lines, or the readable log: coloured on a terminal (rich), plain otherwise."""
+    import sys
+    from .render import render_rich, render_text
+    from .trace import to_jsonl
+    if format == "jsonl":
+        typer.echo(to_jsonl(events), nl=False)
+    elif sys.stdout.isatty():
+        from rich.console import Console
+        Console(highlight=False, soft_wrap=True).print(render_rich(events, ids), end="")
+    else:
+        typer.echo(render_text(events, ids), nl=False)
+
+
+@app.command()
+def play(
+    level: int = typer.Option(..., help="1-4"),
+    seed: Optional[int] = typer.Option(None, help="master seed (default: a random one, printed)"),
+    game: int = typer.Option(0, help="game index: game G of seed S is always the same deal"),
+    hint: str = typer.Option("expert", help="policy that answers '?' (name or file.py:function)"),
+    option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE"),
+    ids: bool = typer.Option(False, "--ids", help="tag every card with its id (#17)"),
+):
+    """Play a whole game yourself: answer each decision by number or name, ? for a hint, q to
+    leave (exit 0; Ctrl-C: 130).  Ends with the score and the built-in policies on the same deal."""
+    try:
+        import secrets
+        from .play import play_in_terminal
+        check_level(level)
+        seed = secrets.randbelow(1 << 31) if seed is None else check_seed(seed)
+        check_game(game)
+        options = parse_options(option)
+        from policies import load_policy
+        load_policy(hint)                                   # a bad --hint fails before the game
+        code = play_in_terminal(level, seed, game, hint, options, ids)
+    except RuleError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
 
 
 @app.command()

@@ -17,13 +17,13 @@ def run(*args):
 def test_replay_text_and_jsonl_agree_on_the_game():
     text = run("replay", "--level", 2, "--seed", 5, "--policy", "random", "--format", "text")
     assert text.exit_code == 0, text.output
-    assert "=== GREEN step" in text.output and "Score" in text.output
+    assert "== GREEN step: 30 hazards ==" in text.output and "(R10.3):" in text.output
     lines = run("replay", "--level", 2, "--seed", 5, "--policy", "random", "--format", "jsonl")
     events = [json.loads(line) for line in lines.output.splitlines()]
     assert events[0]["e"] == "header" and events[0]["level"] == 2
     assert len(events[0]["cards"]) == 69
     assert events[-1]["e"] == "game_end"
-    assert f"Score {events[-1]['score']}." in text.output
+    assert f"Score {events[-1]['score']} (R10.3):" in text.output
 
 
 def test_replay_with_illegal_scripted_action(tmp_path):
@@ -42,6 +42,7 @@ def test_replay_scripted_runs_out(tmp_path):
     result = run("replay", "--level", 1, "--seed", 1, "--deal", deal, "--actions", actions)
     assert result.exit_code == 2
     assert "ran out after 2 actions" in result.output
+    assert "free card:" in result.stdout and "The trace ends here" in result.stdout
 
 
 def test_simulate_reference_writes_parquet_and_refuses_to_overwrite(tmp_path):
