@@ -32,8 +32,8 @@ class SimulationInterrupted(Exception):
         self.games = games
 
 # The engine's cold compile on an idle 2-core machine, as benchmarks/bench_engines.py measured it
-# (results/benchmark.md; on a busy machine results/benchmark_cli.md has it at about 3x), shown
-# until this machine has measured its own.
+# (results/benchmark.md; benchmarks/bench_cli.py measures it too, results/benchmark_cli.md),
+# shown until this machine has measured its own.
 BENCHMARK_COMPILE_SECONDS = 60
 
 
