@@ -80,16 +80,14 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     columns = {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}
     df = to_frame(columns)
     table = summarize(df)
-    echo(f"friday-lab: policy {policy.name}, {engine} engine, seed {seed}, "
+    echo(f"friday-lab: policy {policy.header()}, {engine} engine, seed {seed}, "
          f"options {options.as_dict()}")
     echo(f"{len(df):,} games in {elapsed:.1f} s ({len(df) / max(elapsed, 1e-9):,.0f} games/s)"
          + ("  [INTERRUPTED: partial results]" if interrupted else ""))
     echo(format_summary(table))
     if out is not None:
-        write_parquet(df, out, {"policy": policy.name, "params": dict(zip(policy.param_names,
-                                                                          policy.params.tolist())),
-                                "engine": engine, "seed": seed, "options": options.as_dict(),
-                                "interrupted": interrupted})
+        write_parquet(df, out, {**policy.record(), "engine": engine, "seed": seed,
+                                "options": options.as_dict(), "interrupted": interrupted})
         echo(f"wrote {len(df):,} rows to {out}")
     if interrupted:
         raise SimulationInterrupted(done)
@@ -142,7 +140,7 @@ def _run_summary(levels, games, seed, policy, options, threads, echo):
         row["lost_old_age"] = s["causes"]["old_age"] / s["games"]
         rows.append(row)
     elapsed = time.perf_counter() - start
-    echo(f"friday-lab (summary mode): policy {policy.name}, seed {seed}, options {options.as_dict()}")
+    echo(f"friday-lab (summary mode): policy {policy.header()}, seed {seed}, options {options.as_dict()}")
     echo(f"{games * len(levels):,} games in {elapsed:.1f} s "
          f"({games * len(levels) / max(elapsed, 1e-9):,.0f} games/s)")
     echo(format_summary(pd.DataFrame(rows)))
