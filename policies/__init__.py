@@ -105,9 +105,8 @@ def _variant(policy: Policy, overrides: dict) -> Policy:
     """``policy`` with parameters set by name (checked by Policy.with_params), named exactly."""
     new = policy.with_params(overrides)
     base = policy.base or policy.name
-    new.overrides = {**policy.overrides, **{k: float(v) for k, v in
-                                            dict(zip(new.param_names, new.params)).items()
-                                            if k in overrides}}
+    values = dict(zip(new.param_names, new.params.tolist()))
+    new.overrides = {**policy.overrides, **{k: values[k] for k in overrides}}
     new.name = base + "[" + ",".join(f"{k}={format_value(v)}"
                                      for k, v in new.overrides.items()) + "]"
     new.base, new.source, new.sha256 = base, policy.source, policy.sha256
@@ -130,7 +129,8 @@ def builtin_policies() -> dict[str, Policy]:
 def load_policy(spec, params: dict | None = None) -> Policy:
     """A policy from a spec (``expert``, ``expert[cull_max_missing=0]``,
     ``path/file.py:function[reserve=3]``, see policies.spec), a Policy, or a Numba function
-    with the policy signature; ``params`` sets more parameters by name."""
+    with the policy signature (with its module's ``PARAMS``, if any); ``params`` sets more
+    parameters by name."""
     if isinstance(spec, Policy):
         policy = spec
     elif callable(spec):
@@ -140,7 +140,9 @@ def load_policy(spec, params: dict | None = None) -> Policy:
             source = inspect.getsourcefile(py)
         except TypeError:
             source = None
-        policy = _origin(Policy(name, spec), name, source)
+        params_of_module = getattr(inspect.getmodule(py), "PARAMS", None)   # as a file spec
+        policy = _origin(Policy(name, spec, dict(params_of_module or {}),
+                                (py.__doc__ or "").strip()), name, source)
     else:
         parsed = parse_policy_spec(spec)
         if parsed.is_file:

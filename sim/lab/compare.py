@@ -15,7 +15,10 @@ import pandas as pd
 
 from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError
 from . import stats
-from .simulate import CHUNK, as_levels, as_options, check_games, check_seed
+from . import simulate as _simulate
+from .simulate import as_levels, as_options, check_games, check_seed
+
+CHUNK = _simulate.CHUNK       # games per policy and batch (a Ctrl-C keeps whole chunks)
 
 # per-game outcomes kept for each policy in the paired frame, with compact dtypes
 OUTCOMES = {"won": np.bool_, "score": np.int16, "cause": np.int8, "step": np.int8,
@@ -41,7 +44,7 @@ def labels_for(policies) -> list[str]:
 
 
 def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
-                threads=None, chunk: int = CHUNK, keep_on_interrupt: bool = False,
+                threads=None, chunk: int | None = None, keep_on_interrupt: bool = False,
                 progress=None) -> pd.DataFrame:
     """Every policy plays the very same games: one row per level and game, the outcomes of
     every policy side by side (columns ``"<policy>:won"``, ``"<policy>:score"``, ...).
@@ -56,6 +59,7 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     levels, games, seed = as_levels(level), check_games(games), check_seed(seed)
     opts = as_options(options)
     labels = labels_for(pols)
+    chunk = int(chunk or CHUNK)
     parts, done, total, interrupted = [], 0, games * len(levels), False
     try:
         for lv in levels:
