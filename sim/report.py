@@ -84,7 +84,11 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     out.mkdir(parents=True, exist_ok=True)
     if command is None:
         names = " ".join(f"'{p.name}'" if "[" in p.name else p.name for p in pols)
-        command = f"friday report {names} --games {games} --seed {seed}"
+        opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
+                       if v != getattr(Options(), k))
+        level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
+        command = (f"friday report {names} --level {level_text} --games {games} --seed {seed}"
+                   + opts)
     _write_policies_md(out / "policies.md", table, comparison, ranks, command, games, seed,
                        options, paired.attrs)
     _plot_win_rates(out / "policy_win_rates.png", table)

@@ -121,9 +121,31 @@ def test_interrupt_keeps_finished_chunks(monkeypatch, tmp_path):
             raise KeyboardInterrupt
         return real(*args, **kw)
     monkeypatch.setattr(sim.fast, "run_batch", flaky)
-    monkeypatch.setattr("sim.lab.compare.CHUNK", 100)
+    import importlib
+    monkeypatch.setattr(importlib.import_module("sim.lab.compare"), "CHUNK", 100)
     out = tmp_path / "part.parquet"
     result = run("compare", "random", "always-fight", "--level", 1, "--games", 300, "--out", out)
     assert result.exit_code == 130, result.output
     assert "INTERRUPTED" in result.output and "interrupted after 100 games" in result.output
     assert len(pd.read_parquet(out)) == 100
+
+
+def test_report_any_policies(tmp_path):
+    out = tmp_path / "rep"
+    result = run("report", "cull-green", "always-fight[bold=2]", "--level", "1,4", "--games", 400,
+                 "--option", "old_age=continue", "--out", out)
+    assert result.exit_code == 2 and "no parameter 'bold'" in result.output
+    result = run("report", "cull-green", "always-fight", "random", "--level", "1,4", "--games", 400,
+                 "--option", "old_age=continue", "--out", out)
+    assert result.exit_code == 0, result.output
+    md = (out / "policies.md").read_text()
+    assert "friday report cull-green always-fight random --level 1,4 --games 400 --seed 1 " \
+           "--option old_age=continue" in md
+    assert "| 4 | cull-green - always-fight |" in md and "McNemar" in md and "Ranking" in md
+    assert (out / "paired_differences.png").exists() and not (out / "pirates.md").exists()
+    again = run("report", "random", "always-fight", "--level", 1, "--games", 10, "--out", out)
+    assert again.exit_code == 2 and "--force" in again.output
+    for args in (["--level", "0"], ["--games", "0"], ["nope"]):
+        bad = run("report", *args, "--games", 10, "--out", tmp_path / "x") if args != ["--games", "0"] \
+            else run("report", *args, "--out", tmp_path / "x")
+        assert bad.exit_code == 2 and bad.output.startswith("error:"), bad.output
