@@ -163,6 +163,22 @@ def _module_name(file: Path) -> str:
     return "friday_policy_" + hashlib.sha256(str(file).encode()).hexdigest()[:16]
 
 
+def _hide_other_modules(folder: Path) -> dict:
+    """Take out of sys.modules (until the file has run) the modules named like a module
+    beside the policy file but loaded from elsewhere, so that ``import helpers`` in the file
+    finds its own ``helpers.py`` even when another ``helpers`` was imported before."""
+    names = {p.stem for p in folder.glob("*.py")}
+    names |= {p.parent.name for p in folder.glob("*/__init__.py")}
+    hidden = {}
+    for n in names:
+        mod = sys.modules.get(n)
+        where = getattr(mod, "__file__", None)
+        if mod is not None and (where is None or Path(where).resolve().parent not in
+                                (folder, folder / n)):
+            hidden[n] = sys.modules.pop(n)
+    return hidden
+
+
 def _load_file_policy(spec: str) -> Policy:
     path, _, func = spec.rpartition(":")
     file = Path(path).expanduser()
@@ -174,6 +190,7 @@ def _load_file_policy(spec: str) -> Policy:
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
     sys.path.insert(0, str(file.parent))
+    hidden = _hide_other_modules(file.parent)
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:  # a user's file: report, don't crash
@@ -182,6 +199,7 @@ def _load_file_policy(spec: str) -> Policy:
                         f"{type(exc).__name__}: {exc}") from None
     finally:
         sys.path.remove(str(file.parent))
+        sys.modules.update(hidden)
     decide = getattr(module, func, None)
     if not callable(decide):
         raise RuleError(f"policy file {path!r} has no function {func!r}")

@@ -149,3 +149,10 @@ def test_report_any_policies(tmp_path):
         bad = run("report", *args, "--games", 10, "--out", tmp_path / "x") if args != ["--games", "0"] \
             else run("report", *args, "--out", tmp_path / "x")
         assert bad.exit_code == 2 and bad.output.startswith("error:"), bad.output
+
+
+def test_simulate_reference_engine_gives_the_same_rows():
+    fast = simulate("random", level=2, games=30, seed=9)
+    ref = simulate("random", level=2, games=30, seed=9, engine="reference")
+    pd.testing.assert_frame_equal(fast, ref)
+    assert ref.attrs["engine"] == "reference"

@@ -107,6 +107,7 @@ def test_python_api_then_cli_in_fresh_processes(folders):
 
 
 def test_two_files_with_the_same_function_name_and_a_helper(tmp_path):
+    import helpers as tests_helpers      # another module named helpers, imported before
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     (tmp_path / "a" / "mine.py").write_text(V1)
@@ -115,6 +116,7 @@ def test_two_files_with_the_same_function_name_and_a_helper(tmp_path):
     a = load_policy(f"{tmp_path}/a/mine.py:brave")
     b = load_policy(f"{tmp_path}/b/mine.py:brave")
     assert a.source != b.source and a.sha256 != b.sha256
+    assert sys.modules["helpers"] is tests_helpers      # the process's own one is back
     from sim.lab import compare
     c = compare([a, b], level=1, games=300)
     assert c.loc[0, "score_diff"] != 0
