@@ -77,7 +77,8 @@ for r in pairs.itertuples():
                  f"{100 * r.win_diff:+.2f} percentage points of games won "
                  f"[{100 * r.win_diff_low:+.2f}, {100 * r.win_diff_high:+.2f}] "
                  f"({r.a_only:,} games won only with culling, {r.b_only:,} only without; "
-                 f"McNemar p = {r.mcnemar_p_holm:.2g}), mean score {r.score_diff:+.2f}.")
+                 f"McNemar p {'< 1e-300' if r.mcnemar_p_holm < 1e-300 else f'= {r.mcnemar_p_holm:.2g}'}), "
+                 f"mean score {r.score_diff:+.2f}.")
 best = sweep.loc[sweep.groupby("level").win_diff.idxmax()]
 for r in best.itertuples():
     lines.append(f"- level {r.level}: the best threshold of the sweep is {r.threshold} "
