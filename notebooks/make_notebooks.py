@@ -1,9 +1,11 @@
 """Writes the notebooks of this folder from the cell sources below (keeps them reviewable).
 
-    python notebooks/make_notebooks.py
+    python notebooks/make_notebooks.py --execute     # the committed run: cells and outputs
+    python notebooks/make_notebooks.py               # cells only, no outputs
 
-Each notebook reads FRIDAY_NOTEBOOK_GAMES (default in the notebook) so the test-suite can run
-every cell quickly (tests/test_notebooks.py).
+Each notebook reads FRIDAY_NOTEBOOK_GAMES (default in the notebook: the committed run uses
+the defaults) so the test-suite can execute every notebook quickly with nbclient
+(tests/test_notebooks.py).  The notebooks use only the Python API ``sim.lab``.
 """
 import json
 from pathlib import Path
@@ -14,99 +16,151 @@ CULL = [
     ("markdown", """# Does losing green fights on purpose pay?
 
 The classic advice for *Friday* is to lose weak fights in the green step on purpose, paying
-life to destroy bad start cards (R4.8). Here we compare, on the same seeded deals (common random
-numbers), the `expert` policy with and without deliberate green losses, and the two simpler
-policies `cull-green` and `always-fight`."""),
+life to destroy bad start cards (R4.8). We compare, on the very same seeded deals (game g of
+the seed starts from the same stacks for every policy: common random numbers), the `expert`
+policy with and without its deliberate green losses (`expert[cull_max_missing=0]` never loses
+on purpose), and the simpler `cull-green` against `always-fight`. Every comparison is paired:
+the win-rate difference with Newcombe's interval for paired proportions, McNemar's exact test
+on the games one policy won and the other lost, and the paired mean score difference with its
+t interval (`sim.lab.stats`). Only the Python API `sim.lab` is used."""),
     ("code", """import os
-import numpy as np
-import pandas as pd
 import matplotlib.pyplot as plt
-from policies import load_policy
-from sim.fast import run_batch
-from sim.results import to_frame, summarize
-from sim.report import compare
+from sim.lab import compare_paired, long_frame, play_paired, plot_paired_differences, summarize
 
-GAMES = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 200_000))
-SEED = 2024"""),
-    ("code", """variants = {
-    "expert (culls in green)": load_policy("expert"),
-    "expert, never culls": load_policy("expert", {"cull_max_missing": 0}),
-    "cull-green": load_policy("cull-green"),
-    "always-fight": load_policy("always-fight"),
-}
-frames = []
-for name, policy in variants.items():
-    for level in (1, 2, 3, 4):
-        df = to_frame(run_batch(level, SEED, 0, GAMES, policy))
-        df["variant"] = name
-        frames.append(df)
-games = pd.concat(frames, ignore_index=True)
-table = summarize(games, by=("variant", "level"))
-table[["variant", "level", "games", "win_rate", "ci95_low", "ci95_high", "mean_score"]]"""),
-    ("code", """by = {(r.variant, r.level): r for r in table.itertuples()}
-for level in (1, 2, 3, 4):
-    a = table[(table.variant == "expert (culls in green)") & (table.level == level)].iloc[0]
-    b = table[(table.variant == "expert, never culls") & (table.level == level)].iloc[0]
-    print(f"level {level}: culling vs not: {compare(a, b)}")"""),
+GAMES = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 100_000))   # games per policy and level
+SEED = 2024
+NEVER = "expert[cull_max_missing=0]"
+paired = play_paired(["expert", NEVER, "cull-green", "always-fight"], level="all",
+                     games=GAMES, seed=SEED)
+summarize(paired)[["policy", "level", "games", "win_rate", "ci95_low", "ci95_high", "mean_score"]]"""),
+    ("code", """comparison = compare_paired(paired)
+pairs = comparison[((comparison.a == "expert") & (comparison.b == NEVER)) |
+                   ((comparison.a == "cull-green") & (comparison.b == "always-fight"))]
+pairs[["level", "a", "b", "games", "win_diff", "win_diff_low", "win_diff_high", "a_only",
+       "b_only", "mcnemar_p_holm", "score_diff", "score_diff_low", "score_diff_high",
+       "score_p_holm"]]"""),
+    ("code", """plot_paired_differences(pairs)
+plt.show()"""),
+    ("markdown", """*How* they differ: cards destroyed, green fights lost and aging cards taken per game."""),
+    ("code", """long_frame(paired).groupby(["policy", "level"], observed=True)[
+    ["destroyed", "fights_lost_green", "won"]].mean().round(3)"""),
+    ("markdown", """## How much culling? A sweep of the threshold
+
+The expert loses a green fight on purpose when it misses at most `cull_max_missing` points
+(and life stays at least `cull_min_life`). Each threshold is compared, on the same deals,
+with never culling (threshold 0)."""),
+    ("code", """THRESHOLDS = [1, 2, 3, 4, 6]
+sweep_paired = play_paired([f"expert[cull_max_missing={k}]" for k in THRESHOLDS] + [NEVER],
+                           level="all", games=GAMES, seed=SEED)
+sweep = compare_paired(sweep_paired)
+sweep = sweep[sweep.b == NEVER].assign(threshold=lambda t: t.a.str.extract(r"=(\\d+)")[0].astype(int))
+sweep[["level", "threshold", "a_win_rate", "win_diff", "win_diff_low", "win_diff_high",
+       "mcnemar_p_holm", "score_diff", "score_p_holm"]]"""),
     ("code", """fig, ax = plt.subplots(figsize=(8, 4))
-for i, (name, t) in enumerate(table.groupby("variant", sort=False)):
-    x = t["level"] + (i - 1.5) * 0.2
-    ax.errorbar(x, 100 * t["win_rate"], yerr=[100 * (t["win_rate"] - t["ci95_low"]),
-                100 * (t["ci95_high"] - t["win_rate"])], fmt="o", capsize=3, label=name)
-ax.set_xticks([1, 2, 3, 4]); ax.set_xlabel("level"); ax.set_ylabel("games won (%)")
+for level, t in sweep.groupby("level"):
+    ax.errorbar(t.threshold, 100 * t.win_diff,
+                yerr=[100 * (t.win_diff - t.win_diff_low), 100 * (t.win_diff_high - t.win_diff)],
+                fmt="o-", capsize=3, label=f"level {level}")
+ax.axhline(0, color="grey", lw=0.8)
+ax.set_xlabel("cull_max_missing (points short a green fight may be lost by)")
+ax.set_ylabel("win rate minus never culling (pp)")
+ax.set_title(f"Culling threshold vs never culling, paired, n = {GAMES:,} games per level")
 ax.legend(); plt.show()"""),
-    ("markdown", """The destroyed-card and green-loss columns show *how* the variants differ:"""),
-    ("code", """games.groupby(["variant", "level"], observed=True)[["destroyed", "fights_lost_green", "aging_taken"]].mean().round(2)"""),
+    ("markdown", """## Conclusion
+
+Computed from the tables above (rerun the notebook and these sentences follow the numbers):"""),
+    ("code", """lines = []
+for r in pairs.itertuples():
+    verdict = ("pays" if r.win_diff_low > 0 else "costs" if r.win_diff_high < 0
+               else "makes no clear difference")
+    lines.append(f"- level {r.level}: {r.a} vs {r.b}: culling {verdict}: "
+                 f"{100 * r.win_diff:+.2f} percentage points of games won "
+                 f"[{100 * r.win_diff_low:+.2f}, {100 * r.win_diff_high:+.2f}] "
+                 f"({r.a_only:,} games won only with culling, {r.b_only:,} only without; "
+                 f"McNemar p {'< 1e-300' if r.mcnemar_p_holm < 1e-300 else f'= {r.mcnemar_p_holm:.2g}'}), "
+                 f"mean score {r.score_diff:+.2f}.")
+best = sweep.loc[sweep.groupby("level").win_diff.idxmax()]
+for r in best.itertuples():
+    lines.append(f"- level {r.level}: the best threshold of the sweep is {r.threshold} "
+                 f"({100 * r.a_win_rate:.2f}% won, {100 * r.win_diff:+.2f} pp vs never culling).")
+print("\\n".join(lines))"""),
 ]
 
 PIRATES = [
     ("markdown", """# Which pirate pair is hardest?
 
-Both pirates are drawn at set-up (R2.4) and known from the start. With the fast engine's
-summary mode we count, for every pair, games and wins of the `expert` policy."""),
+Both pirates are drawn at set-up (R2.4) and known from the start. We play `expert` games with
+the Python API `sim.lab` and count, for every pair, games and wins (95% Wilson intervals)."""),
     ("code", """import os
 import numpy as np
 import pandas as pd
 import matplotlib.pyplot as plt
-from policies import load_policy
 from sim import cards
-from sim.fast import run_summary
-from sim.results import wilson
+from sim.lab import simulate
+from sim.lab.stats import wilson_interval
 
 GAMES = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 1_000_000))
 LEVEL = 4"""),
-    ("code", """s = run_summary(LEVEL, 7, GAMES, load_policy("expert"))
-names = [cards.NAME[p] for p in cards.PIRATE_IDS]
-games = s["pair_games"] + s["pair_games"].T
-wins = s["pair_wins"] + s["pair_wins"].T
-rows = []
-for i in range(10):
-    for j in range(i + 1, 10):
-        lo, hi = wilson(int(wins[i, j]), int(games[i, j]))
-        rows.append({"pair": f"{names[i]} + {names[j]}", "games": int(games[i, j]),
-                     "win_rate": wins[i, j] / max(games[i, j], 1), "ci95_low": lo, "ci95_high": hi})
-pairs = pd.DataFrame(rows).sort_values("win_rate")
-pairs.head(10)"""),
-    ("code", """rate = np.where(games > 0, wins / np.maximum(games, 1), np.nan)
+    ("code", """games = simulate("expert", level=LEVEL, games=GAMES, seed=7)
+names = {p: cards.NAME[p] for p in cards.PIRATE_IDS}
+first = np.minimum(games.pirate_1, games.pirate_2)
+second = np.maximum(games.pirate_1, games.pirate_2)
+pairs = games.groupby([first, second]).won.agg(["size", "sum"]).reset_index()
+pairs.columns = ["p1", "p2", "games", "wins"]
+ci = [wilson_interval(w, n) for w, n in zip(pairs.wins, pairs.games)]
+pairs = pairs.assign(pair=[f"{names[a]} + {names[b]}" for a, b in zip(pairs.p1, pairs.p2)],
+                     win_rate=pairs.wins / pairs.games, ci95_low=[c[0] for c in ci],
+                     ci95_high=[c[1] for c in ci]).sort_values("win_rate")
+pairs[["pair", "games", "win_rate", "ci95_low", "ci95_high"]].head(10)"""),
+    ("code", """ids = list(cards.PIRATE_IDS)
+rate = np.full((10, 10), np.nan)
+for r in pairs.itertuples():
+    i, j = ids.index(r.p1), ids.index(r.p2)
+    rate[i, j] = rate[j, i] = r.win_rate
 fig, ax = plt.subplots(figsize=(7, 6))
 im = ax.imshow(100 * rate)
-short = [n.replace("pirate ", "").split(" (")[0] for n in names]
+short = [names[p].replace("pirate ", "").split(" (")[0] for p in ids]
 ax.set_xticks(range(10), short, rotation=60); ax.set_yticks(range(10), short)
-fig.colorbar(im, label="games won (%)"); ax.set_title(f"level {LEVEL}"); plt.show()"""),
+fig.colorbar(im, label="games won (%)")
+ax.set_title(f"expert, level {LEVEL}: win rate by pirate pair (n = {GAMES:,})"); plt.show()"""),
 ]
+
+NOTEBOOKS = {"cull_green_question.ipynb": CULL, "pirate_pairs.ipynb": PIRATES}
 
 
 def notebook(cells):
-    return {"cells": [{"cell_type": kind, "metadata": {}, "source": src.splitlines(keepends=True),
+    return {"cells": [{"cell_type": kind, "id": f"cell-{i}", "metadata": {},
+                       "source": src.splitlines(keepends=True),
                        **({"outputs": [], "execution_count": None} if kind == "code" else {})}
-                      for kind, src in cells],
+                      for i, (kind, src) in enumerate(cells)],
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
                                         "language": "python"},
                          "language_info": {"name": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
 
 
+def execute(nb: dict, timeout: int = 1800) -> dict:
+    """Run every cell top to bottom in a fresh kernel (nbclient); returns the notebook with
+    its outputs.  FRIDAY_NOTEBOOK_GAMES in the environment sets the number of games."""
+    import nbclient
+    import nbformat
+    node = nbformat.reads(json.dumps(nb), as_version=4)
+    nbclient.NotebookClient(node, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(HERE)}}).execute()
+    return node
+
+
 if __name__ == "__main__":
-    for name, cells in (("cull_green_question.ipynb", CULL), ("pirate_pairs.ipynb", PIRATES)):
-        (HERE / name).write_text(json.dumps(notebook(cells), indent=1) + "\n", encoding="utf-8")
+    import argparse
+    import nbformat
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--execute", action="store_true",
+                        help="run each notebook and keep its outputs (the committed run)")
+    args = parser.parse_args()
+    for name, cells in NOTEBOOKS.items():
+        nb = notebook(cells)
+        if args.execute:
+            nbformat.write(execute(nb), HERE / name)
+        else:
+            (HERE / name).write_text(json.dumps(nb, indent=1) + "\n", encoding="utf-8")
         print("wrote", HERE / name)

@@ -7,12 +7,23 @@ entries are the legal action ids in ascending order (sim.actions), ``params`` fl
 returns one of the legal ids and never mutates anything but ``rng``.
 
 A policy module defines NAME, DESCRIPTION, PARAMS (an ordered dict name -> default) and
-``decide``.  ``load_policy`` turns a name or ``path/to/file.py:function`` into a ``Policy``.
+``decide``.  ``load_policy`` turns a policy spec (policies.spec: a name, ``file.py:function``,
+either with ``[PARAM=VALUE,...]``) into a ``Policy``.
+
+Policy files are loaded under a module name derived from the file's resolved path
+(``friday_policy_<sha256 of the path>``), registered in ``sys.modules``, with the file's folder
+first on ``sys.path`` while it runs (so ``import helper`` finds a module beside it).  Numba's
+on-disk cache is used only for the project's own sources: a user's function is compiled in
+each process (sim.fast.api.policy_function), so an edit, a second file with the same function
+name, or a load from Python and then from the CLI can never meet a stale or foreign cache entry.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import inspect
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,11 +31,20 @@ import numpy as np
 from sim.rng import policy_stream_start
 from sim.rules import RuleError
 
+from .spec import format_value, parse_policy_spec
+
 BUILTIN = ("random_legal", "always_fight", "cull_green", "expert")
 
 
 class Policy:
-    """A named decision function with its parameter vector, usable by both engines."""
+    """A named decision function with its parameter vector, usable by both engines.
+
+    ``name`` is the exact spec (``expert[cull_max_missing=0]``); ``base``, ``overrides``,
+    ``source`` (the file) and ``sha256`` (of its bytes) say where it came from (``record``)."""
+    base = None
+    overrides: dict = {}
+    source = None
+    sha256 = None
 
     def __init__(self, name: str, decide, params: dict | None = None, description: str = ""):
         self.name = name
@@ -57,9 +77,47 @@ class Policy:
     def choose(self, obs, legal, n_legal) -> int:
         return int(self.decide(obs, legal, n_legal, self.params, self.rng))
 
+    def record(self) -> dict:
+        """What a results file and a printed header record: the exact policy."""
+        return {"policy": self.name, "base": self.base or self.name,
+                "overrides": dict(self.overrides), "file": self.source, "sha256": self.sha256,
+                "params": dict(zip(self.param_names, self.params.tolist()))}
+
+    def header(self) -> str:
+        """One line for printed headers: name, parameters set, file hash."""
+        text = self.name
+        if self.source:
+            text += f" (file {self.source}, sha256 {(self.sha256 or '')[:12]})"
+        return text
+
+
+def _sha256(path) -> str | None:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except (OSError, TypeError):
+        return None
+
+
+def _origin(policy: Policy, base: str, source) -> Policy:
+    policy.base, policy.source, policy.sha256 = base, source, _sha256(source) if source else None
+    return policy
+
+
+def _variant(policy: Policy, overrides: dict) -> Policy:
+    """``policy`` with parameters set by name (checked by Policy.with_params), named exactly."""
+    new = policy.with_params(overrides)
+    base = policy.base or policy.name
+    values = dict(zip(new.param_names, new.params.tolist()))
+    new.overrides = {**policy.overrides, **{k: values[k] for k in overrides}}
+    new.name = base + "[" + ",".join(f"{k}={format_value(v)}"
+                                     for k, v in new.overrides.items()) + "]"
+    new.base, new.source, new.sha256 = base, policy.source, policy.sha256
+    return new
+
 
 def _module_policy(module) -> Policy:
-    return Policy(module.NAME, module.decide, dict(module.PARAMS), module.DESCRIPTION)
+    policy = Policy(module.NAME, module.decide, dict(module.PARAMS), module.DESCRIPTION)
+    return _origin(policy, module.NAME, module.__file__)
 
 
 def builtin_policies() -> dict[str, Policy]:
@@ -71,39 +129,85 @@ def builtin_policies() -> dict[str, Policy]:
 
 
 def load_policy(spec, params: dict | None = None) -> Policy:
-    """A policy by name (``friday policies``), ``path/file.py:function``, a Policy, or a
-    Numba function with the policy signature."""
+    """A policy from a spec (``expert``, ``expert[cull_max_missing=0]``,
+    ``path/file.py:function[reserve=3]``, see policies.spec), a Policy, or a Numba function
+    with the policy signature (with its module's ``PARAMS``, if any); ``params`` sets more
+    parameters by name."""
     if isinstance(spec, Policy):
         policy = spec
     elif callable(spec):
-        policy = Policy(getattr(spec, "__name__", "user"), spec)
-    elif ":" in str(spec) and str(spec).split(":")[0].endswith(".py"):
-        policy = _load_file_policy(str(spec))
+        name = getattr(spec, "__name__", "user")
+        py = getattr(spec, "py_func", spec)
+        try:
+            source = inspect.getsourcefile(py)
+        except TypeError:
+            source = None
+        params_of_module = getattr(inspect.getmodule(py), "PARAMS", None)   # as a file spec
+        policy = _origin(Policy(name, spec, dict(params_of_module or {}),
+                                (py.__doc__ or "").strip()), name, source)
     else:
-        known = builtin_policies()
-        if spec not in known:
-            raise RuleError(f"unknown policy {spec!r}: choose one of {', '.join(known)} "
-                            f"or path/to/file.py:function")
-        policy = known[spec]
-    return policy.with_params(params) if params else policy
+        parsed = parse_policy_spec(spec)
+        if parsed.is_file:
+            policy = _load_file_policy(parsed.base)
+        else:
+            known = builtin_policies()
+            if parsed.base not in known:
+                raise RuleError(f"unknown policy {parsed.base!r}: choose one of "
+                                f"{', '.join(known)} or path/to/file.py:function")
+            policy = known[parsed.base]
+        if parsed.params:
+            policy = _variant(policy, dict(parsed.params))
+    return _variant(policy, params) if params else policy
+
+
+def _module_name(file: Path) -> str:
+    """A stable, unique module name for a policy file: the same in every process."""
+    return "friday_policy_" + hashlib.sha256(str(file).encode()).hexdigest()[:16]
+
+
+def _hide_other_modules(folder: Path) -> dict:
+    """Take out of sys.modules (until the file has run) the modules named like a module
+    beside the policy file but loaded from elsewhere, so that ``import helpers`` in the file
+    finds its own ``helpers.py`` even when another ``helpers`` was imported before."""
+    names = {p.stem for p in folder.glob("*.py")}
+    names |= {p.parent.name for p in folder.glob("*/__init__.py")}
+    hidden = {}
+    for n in names:
+        mod = sys.modules.get(n)
+        where = getattr(mod, "__file__", None)
+        if mod is not None and (where is None or Path(where).resolve().parent not in
+                                (folder, folder / n)):
+            hidden[n] = sys.modules.pop(n)
+    return hidden
 
 
 def _load_file_policy(spec: str) -> Policy:
     path, _, func = spec.rpartition(":")
-    file = Path(path)
+    file = Path(path).expanduser()
     if not file.is_file():
         raise RuleError(f"policy file {path!r} not found")
-    module_spec = importlib.util.spec_from_file_location(f"user_policy_{file.stem}", file)
+    file = file.resolve()
+    name = _module_name(file)
+    module_spec = importlib.util.spec_from_file_location(name, file)
     module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(file.parent))
+    hidden = _hide_other_modules(file.parent)
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:  # a user's file: report, don't crash
-        raise RuleError(f"policy file {path!r} failed to load: {exc}") from None
-    if not hasattr(module, func):
+        del sys.modules[name]
+        raise RuleError(f"policy file {path!r} failed to load: "
+                        f"{type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.remove(str(file.parent))
+        sys.modules.update(hidden)
+    decide = getattr(module, func, None)
+    if not callable(decide):
         raise RuleError(f"policy file {path!r} has no function {func!r}")
-    decide = getattr(module, func)
     if not hasattr(decide, "py_func"):
         from numba import njit
         decide = njit(decide)
     params = dict(getattr(module, "PARAMS", {}))
-    return Policy(f"{file.name}:{func}", decide, params, (decide.py_func.__doc__ or "").strip())
+    policy = Policy(f"{path}:{func}", decide, params, (decide.py_func.__doc__ or "").strip())
+    return _origin(policy, policy.name, str(file))

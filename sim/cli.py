@@ -1,4 +1,4 @@
-"""The ``friday`` command: simulate, replay, policies, report.
+"""The ``friday`` command: simulate, replay, policies, compare, report.
 
 Every bad input (unknown policy, level 7, negative game count, existing output file, illegal
 action...) ends with one clear ``error:`` line and exit code 2, never a traceback.
@@ -234,15 +234,86 @@ def policies():
 
 
 @app.command()
+def compare(
+    policies: Optional[List[str]] = typer.Argument(
+        None, help="two or more policies: NAME, 'NAME[PARAM=VALUE,...]', file.py:function[...]"),
+    level: str = typer.Option("all", help="1, 2, 3, 4, a list like 1,4, or all"),
+    games: int = typer.Option(100_000, help="games per level (the same games for every policy)"),
+    seed: int = typer.Option(1, help=f"master seed, 0..{MAX_SEED_TEXT}"),
+    option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE (RULES.md §O)"),
+    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    out: Optional[Path] = typer.Option(None, help="per-game outcomes of every policy side by "
+                                                   "side, one row per level and game (.parquet)"),
+    figure: Optional[Path] = typer.Option(None, help="figure of the paired differences (.png)"),
+    force: bool = typer.Option(False, help="overwrite --out / --figure if they exist"),
+):
+    """Compare policies game by game on the same deals: win rates, paired differences,
+    McNemar's exact test, paired score differences; Holm-adjusted ranking for 3+ policies."""
+    try:
+        from .lab import compare_paired, play_paired, ranking, write_paired
+        from .lab.text import comparison_text
+        if not policies or len(policies) < 2:
+            raise RuleError("compare needs at least two policies, e.g. `friday compare expert "
+                            "'expert[cull_max_missing=0]'` (the same one twice is allowed)")
+        levels = parse_levels(level)
+        if games <= 0:
+            raise RuleError(f"--games must be positive, got {games}")
+        if threads is not None and threads <= 0:
+            raise RuleError(f"--threads must be positive, got {threads}")
+        check_seed(seed)
+        check_out(out, force)
+        if figure is not None:
+            if figure.exists() and not force:
+                raise RuleError(f"{figure} exists: choose another file or pass --force")
+            if figure.suffix.lower() not in (".png", ".pdf", ".svg"):
+                raise RuleError(f"--figure must end in .png, .pdf or .svg, got {figure.name!r}")
+        options = parse_options(option)
+        from policies import load_policy
+        pols = [load_policy(p) for p in policies]
+        paired = play_paired(pols, levels, games, seed, options, threads, keep_on_interrupt=True,
+                             progress=_progress)
+        if len(paired) == 0:
+            typer.echo("interrupted before any game finished: nothing to compare", err=True)
+            raise typer.Exit(130)
+        comparison = compare_paired(paired)
+        typer.echo(comparison_text(comparison, ranking(comparison) if len(pols) > 2 else None))
+        if out is not None:
+            write_paired(paired, out, force=True)
+            typer.echo(f"wrote {len(paired):,} rows ({len(pols)} policies side by side) to {out}")
+        if figure is not None:
+            from .lab.plots import plot_paired_differences
+            plot_paired_differences(comparison, figure)
+            typer.echo(f"wrote {figure}")
+        if paired.attrs["interrupted"]:
+            typer.echo(f"interrupted after {len(paired):,} games per policy: the results above "
+                       "cover the finished games only", err=True)
+            raise typer.Exit(130)
+    except RuleError as exc:
+        fail(str(exc))
+
+
+def _progress(done: int, total: int):
+    import sys
+    if sys.stderr.isatty():
+        end = "\n" if done == total else ""
+        print(f"\r{done:,}/{total:,} games per policy", end=end, file=sys.stderr, flush=True)
+
+
+@app.command()
 def report(
+    policies: Optional[List[str]] = typer.Argument(
+        None, help="policies to compare (default: every built-in one): NAME, 'NAME[P=V]', "
+                   "file.py:function"),
+    level: str = typer.Option("all", help="1, 2, 3, 4, a list like 1,4, or all"),
     games: int = typer.Option(1_000_000, help="games per policy and level"),
     seed: int = typer.Option(1, help="master seed"),
+    option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE (RULES.md §O)"),
     out: Path = typer.Option(Path("results"), help="folder for policies.md and figures"),
     threads: Optional[int] = typer.Option(None, help="worker threads"),
     force: bool = typer.Option(False, help="overwrite existing report files"),
     quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
 ):
-    """Compare every built-in policy on every level: results/policies.md and figures."""
+    """Compare policies on every level, on the same deals: policies.md and figures."""
     from .progress import SimulationInterrupted
     try:
         if games <= 0:
@@ -253,8 +324,11 @@ def report(
         check_seed(seed)
         if out.exists() and not out.is_dir():
             raise RuleError(f"{out} is a file: --out takes a folder for the report files")
+        levels = parse_levels(level)
+        options = parse_options(option)
         from .report import policy_report
-        policy_report(games, seed, out, threads, force, echo=typer.echo, quiet=quiet)
+        policy_report(games, seed, out, threads, force, echo=typer.echo, policies=policies,
+                      levels=levels, options=options)
     except (SimulationInterrupted, KeyboardInterrupt):
         typer.echo("\ninterrupted: no report files written", err=True)
         raise typer.Exit(130)

@@ -1,15 +1,14 @@
-"""``friday report``: every built-in policy on every level, in results/.
+"""``friday report``: policies (default the built-in ones) on the chosen levels, in results/.
 
 Writes ``policies.md`` (win rate with 95% Wilson interval, mean and median score per policy and
-level, and the comparisons a researcher asks first), ``pirates.md`` (pirate and pirate-pair
-balance for the default policy), and the figures ``policy_win_rates.png``,
-``score_distributions.png`` and ``pirate_pairs.png``.  Every number comes from the fast
-engine's summary mode with the given seed, so anyone can rerun the command and get the same
-files.
+level, every pair compared game by game with the paired methods of sim.lab, a ranking),
+``pirates.md`` (pirate and pirate-pair balance, when ``expert`` is among the policies), and
+the figures ``policy_win_rates.png``, ``score_distributions.png``, ``paired_differences.png``
+and ``pirate_pairs.png``.  Every policy plays the same seeded deals, so anyone can rerun the
+command and get the same files.
 """
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 
@@ -20,8 +19,8 @@ from . import cards as C
 from .results import wilson
 from .rules import Options, RuleError
 
-REPORT_FILES = ("policies.md", "pirates.md", "policy_win_rates.png", "score_distributions.png",
-                "pirate_pairs.png")
+REPORT_FILES = ("policies.md", "policy_win_rates.png", "score_distributions.png",
+                "paired_differences.png", "pirates.md", "pirate_pairs.png")
 
 
 def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
@@ -46,96 +45,110 @@ def summary_row(policy: str, level: int, s: dict) -> dict:
             "reached_pirates": s["step_reached"]["pirates"] / n}
 
 
-def compare(a: pd.Series, b: pd.Series) -> str:
-    """Two-proportion z-test of win rates, in words."""
-    n1, n2 = a["games"], b["games"]
-    p1, p2 = a["win_rate"], b["win_rate"]
-    pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
-    se = math.sqrt(max(pooled * (1 - pooled) * (1 / n1 + 1 / n2), 1e-300))
-    z = (p1 - p2) / se
-    if abs(z) < 1.96:
-        verdict = "no significant difference"
-    else:
-        verdict = "higher" if z > 0 else "lower"
-    return f"{p1:.2%} vs {p2:.2%} (z = {z:+.1f}: {verdict})"
-
-
-def compare_scores(a: pd.Series, b: pd.Series) -> str:
-    """Difference of mean scores with its 95% interval (normal approximation)."""
-    diff = a["mean_score"] - b["mean_score"]
-    se = math.sqrt(a["score_sd"] ** 2 / a["games"] + b["score_sd"] ** 2 / b["games"])
-    verdict = "no significant difference" if abs(diff) < 1.96 * se else \
-        ("higher" if diff > 0 else "lower")
-    return (f"{a['mean_score']:.2f} vs {b['mean_score']:.2f} (difference {diff:+.2f} "
-            f"± {1.96 * se:.2f}: {verdict})")
-
-
 def policy_report(games: int, seed: int, out: Path, threads=None, force=False, echo=print,
                   policies=None, levels=(1, 2, 3, 4), options: Options | None = None,
-                  quiet=False):
-    """Ctrl-C stops within a second (SimulationInterrupted) and writes no file."""
-    from policies import builtin_policies
-    from .progress import Bar, SimulationInterrupted, StopFlag, prepare_engine
-    from .simulate import level_summary
+                  command: str | None = None):
+    """Every given policy (specs; default the built-in ones) on every level, on the same
+    deals: policies.md (rates, scores, paired comparisons, ranking) and figures."""
+    from policies import builtin_policies, load_policy
+    from .fast import run_summary
+    from .lab import compare_paired, long_frame, play_paired, ranking
+    from .lab.plots import plot_paired_differences
+    pols = [load_policy(p) for p in (policies or builtin_policies())]
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    existing = [f for f in REPORT_FILES if (out / f).exists()]
+    if out.exists() and not out.is_dir():
+        raise RuleError(f"--out {out} is a file, not a folder")
+    expert = next((p for p in pols if p.name == "expert"), None)
+    files = [f for f in REPORT_FILES if expert is not None or not f.startswith("pirate")]
+    existing = [f for f in files if (out / f).exists()]
     if existing and not force:
         raise RuleError(f"{out} already has {', '.join(existing)}: pass --force to overwrite")
     options = options or Options()
-    pols = builtin_policies()
-    names = list(policies or pols)
-    rows, hists, pirate_summaries = [], {}, {}
-    prepare_engine(pols[names[0]], quiet, threads)
+    levels = list(levels)
     start = time.perf_counter()
-    with StopFlag() as flag, Bar(quiet) as bar:
-        tasks = {(name, level): bar.task(f"{name} level {level}", games)
-                 for name in names for level in levels}
-        for name in names:
-            for level in levels:
-                s = level_summary(level, games, seed, pols[name], options, threads, bar,
-                                  tasks[(name, level)], flag)
-                if flag.stop:
-                    raise SimulationInterrupted(len(rows) * games + s["games"])
-                rows.append(summary_row(name, level, s))
-                hists[(name, level)] = (s["score_bins"], s["score_hist"])
-                if name == "expert":
-                    pirate_summaries[level] = s
-                echo(f"  {name:13s} level {level}: {rows[-1]['win_rate']:.2%} won "
-                     f"({time.perf_counter() - start:.0f} s)")
-    table = pd.DataFrame(rows)
-    command = (f"friday report --games {games} --seed {seed}"
-               + (f" --threads {threads}" if threads else ""))
-    _write_policies_md(out / "policies.md", table, command, games, seed, options)
+
+    def progress(done, total):
+        if done % games == 0:
+            echo(f"  level {levels[done // games - 1]}: {len(pols)} policies x {games:,} games "
+                 f"({time.perf_counter() - start:.0f} s)")
+    paired = play_paired(pols, levels, games, seed, options, threads, progress=progress)
+    comparison = compare_paired(paired)
+    ranks = ranking(comparison)
+    rows = long_frame(paired)
+    table = summary_table(rows)
+    labels = paired.attrs["labels"]
+    hists = {}
+    for (label, level), g in rows.groupby(["policy", "level"], observed=True):
+        counts = np.bincount(g["score"].to_numpy(np.int64) - SCORE_LOW)
+        hists[(label, level)] = (np.arange(len(counts)) + SCORE_LOW, counts)
+    out.mkdir(parents=True, exist_ok=True)
+    if command is None:
+        names = " ".join(f"'{p.name}'" if "[" in p.name else p.name for p in pols)
+        opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
+                       if v != getattr(Options(), k))
+        level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
+        command = (f"friday report {names} --level {level_text} --games {games} --seed {seed}"
+                   + opts)
+    _write_policies_md(out / "policies.md", table, comparison, ranks, command, games, seed,
+                       options, paired.attrs)
     _plot_win_rates(out / "policy_win_rates.png", table)
-    _plot_scores(out / "score_distributions.png", hists, names, levels)
-    if pirate_summaries:
+    _plot_scores(out / "score_distributions.png", hists, labels, levels)
+    plot_paired_differences(comparison, out / "paired_differences.png")
+    if expert is not None:
+        pirate_summaries = {lv: run_summary(lv, seed, games, expert, options, threads)
+                            for lv in levels}
         _write_pirates(out, pirate_summaries, command)
-    echo(f"wrote {', '.join(REPORT_FILES)} to {out}/ in {time.perf_counter() - start:.0f} s")
+    echo(f"wrote {', '.join(files)} to {out}/ in {time.perf_counter() - start:.0f} s")
     return table
 
 
-def _write_policies_md(path: Path, table: pd.DataFrame, command: str, games, seed, options):
+SCORE_LOW = -200        # below any reachable score (R10.3), for the score histograms
+
+
+def summary_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per policy and level: games, win rate with 95% Wilson interval, scores, pirates."""
+    from .lab import summarize
+    table = summarize(rows, by=("policy", "level"))
+    sd = rows.groupby(["policy", "level"], observed=True)["score"].std()
+    table["score_sd"] = [sd[(p, lv)] for p, lv in zip(table["policy"], table["level"])]
+    return table
+
+
+def _write_policies_md(path: Path, table: pd.DataFrame, comparison: pd.DataFrame,
+                       ranks: pd.DataFrame, command: str, games, seed, options, attrs):
+    from .lab.compare import METHODS
+    from .lab.text import pvalue
     lines = ["# Policies compared", "",
              f"Made by `{command}` ({games:,} games per policy and level, master seed {seed}, "
-             f"rule options {options.as_dict()}). Win rates with 95% Wilson intervals; game g "
-             "of every policy starts from the same deal (common random numbers, see sim/rng.py).",
-             "", "| policy | level | games | win rate | 95% interval | mean score | median score "
-             "| reached pirates |", "|---|---|---|---|---|---|---|---|"]
+             f"rule options {options.as_dict()}). Game g of every policy starts from the same "
+             "deal (common random numbers, see sim/rng.py), so policies are compared game by "
+             "game with paired methods.", "", "Policies:", ""]
+    for label, rec in zip(attrs["labels"], attrs["policies"]):
+        src = f" (file `{rec['file']}`, sha256 `{rec['sha256'][:12]}`)" if rec.get("file") else ""
+        lines.append(f"- `{label}`{src}: parameters {rec['params']}")
+    lines += ["", "| policy | level | games | win rate | 95% Wilson interval | mean score | "
+              "median score | reached pirates |", "|---|---|---|---|---|---|---|---|"]
     for _, r in table.iterrows():
         lines.append(f"| {r['policy']} | {r['level']} | {r['games']:,} | {r['win_rate']:.2%} | "
                      f"[{r['ci95_low']:.2%}, {r['ci95_high']:.2%}] | {r['mean_score']:.2f} | "
                      f"{r['median_score']:.0f} | {r['reached_pirates']:.1%} |")
-    lines += ["", "## Comparisons (two-proportion z-test on win rates)", ""]
-    by = {(r["policy"], r["level"]): r for _, r in table.iterrows()}
-    pairs = [("always-fight", "random"), ("cull-green", "always-fight"),
-             ("expert", "always-fight"), ("expert", "cull-green")]
-    for a, b in pairs:
-        for level in sorted(table["level"].unique()):
-            if (a, level) in by and (b, level) in by:
-                ra, rb = by[(a, level)], by[(b, level)]
-                lines.append(f"- level {level}, {a} vs {b}: win rate {compare(ra, rb)}; "
-                             f"mean score {compare_scores(ra, rb)}")
+    lines += ["", "## Paired comparisons (a - b on the same games)", "",
+              "Methods: " + "; ".join(f"{k}: {v}" for k, v in METHODS.items()) + ".", "",
+              "| level | a - b | win-rate difference [95%] | a won, b lost | b won, a lost | "
+              "McNemar p (Holm) | score difference [95%] | t-test p (Holm) |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in comparison.itertuples():
+        lines.append(f"| {r.level} | {r.a} - {r.b} | {100 * r.win_diff:+.2f} pp "
+                     f"[{100 * r.win_diff_low:+.2f}, {100 * r.win_diff_high:+.2f}] | "
+                     f"{r.a_only:,} | {r.b_only:,} | {pvalue(r.mcnemar_p_holm)} | "
+                     f"{r.score_diff:+.2f} [{r.score_diff_low:+.2f}, {r.score_diff_high:+.2f}] | "
+                     f"{pvalue(r.score_p_holm)} |")
+    lines += ["", "## Ranking per level (by win rate, then mean score)", ""]
+    for lv, g in ranks.groupby("level", sort=True):
+        lines.append(f"- level {lv}: " + "; ".join(
+            f"{r.rank}. {r.policy} ({r.win_rate:.2%}, {r.mean_score:.2f})"
+            + (f", vs {r.next}: {r.vs_next}" if isinstance(r.next, str) else "")
+            for r in g.itertuples()))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -1,8 +1,6 @@
 """Per-game result rows and summary statistics (win rates with 95% intervals)."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
@@ -49,15 +47,10 @@ def to_frame(columns: dict) -> pd.DataFrame:
     return df
 
 
-def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default)."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for a binomial proportion (sim.lab.stats, scipy)."""
+    from .lab.stats import wilson_interval
+    return wilson_interval(wins, n)
 
 
 def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:

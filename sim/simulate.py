@@ -29,7 +29,8 @@ def header(policy, engine, seed, options, summary_only=False) -> str:
     names = getattr(policy, "param_names", ())
     params = ", ".join(f"{n}={v:g}" for n, v in zip(names, policy.params)) or "none"
     opts = ", ".join(f"{k}={str(v).lower()}" for k, v in options.as_dict().items())
-    return (f"friday-lab{' (summary mode)' if summary_only else ''}: policy {policy.name}, "
+    label = policy.header() if hasattr(policy, "header") else policy.name
+    return (f"friday-lab{' (summary mode)' if summary_only else ''}: policy {label}, "
             f"{engine} engine, seed {seed}, options {opts}\n  policy parameters: {params}")
 
 
@@ -97,10 +98,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
             df = to_frame(columns)
             echo(format_summary(summarize(df)))
             if out is not None:
-                write_parquet(df, out, {"policy": policy.name,
-                                        "params": dict(zip(policy.param_names,
-                                                           policy.params.tolist())),
-                                        "engine": engine, "seed": seed,
+                write_parquet(df, out, {**policy.record(), "engine": engine, "seed": seed,
                                         "options": options.as_dict(), "interrupted": interrupted})
                 echo(f"wrote {len(df):,} rows to {out}")
     if interrupted:

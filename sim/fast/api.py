@@ -1,6 +1,9 @@
 """Python wrappers of the fast engine (see sim.fast)."""
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
+
 import numpy as np
 import numba
 from numba import njit
@@ -22,25 +25,55 @@ _T = card_table()
 _compiled: dict = {}
 
 
+def _project_source(py) -> bool:
+    """Whether ``py`` is defined in this project's sources (cached on disk) or is a user's
+    function (a policy file, a notebook cell: compiled in each process, see policies)."""
+    from sim.numba_cache import SOURCE_DIRS
+    try:
+        folder = Path(inspect.getsourcefile(py) or "").resolve().parent
+    except TypeError:
+        return False
+    return folder in SOURCE_DIRS
+
+
 def policy_function(policy):
-    """The policy's decide compiled with exactly layout.POLICY_SIG (cached on disk when the
-    policy's source allows it), so that the one cached engine accepts it.
+    """The policy's decide compiled with exactly layout.POLICY_SIG, so that the one cached
+    engine accepts it: cached on disk for the project's policies, compiled in each process
+    for a user's function (policies: why).
 
     It is compiled without Numba's reference counting (``_nrt=False``, like the engine: no
     incref/decref call per array use, about 2x faster games).  A policy that allocates
-    arrays needs reference counting; it then gets it, and runs a little slower."""
+    arrays needs reference counting; it then gets it, and runs a little slower.  A function
+    that does not compile is a RuleError naming the policy."""
     decide = getattr(policy, "decide", policy)
     py = getattr(decide, "py_func", decide)
     key = id(py)
     fn = _compiled.get(key)
     if fn is None:
+        cache = _project_source(py)
         try:
-            fn = njit(POLICY_SIG, cache=True, _nrt=False)(py)
+            fn = njit(POLICY_SIG, cache=cache, _nrt=False)(py)
         except NumbaError:      # it allocates (or does not compile: then this raises again)
-            fn = njit(POLICY_SIG, cache=True)(py)
+            try:
+                fn = njit(POLICY_SIG, cache=cache)(py)
+            except NumbaError as exc:
+                raise RuleError(_compile_message(policy, py, exc)) from None
         _compiled[key] = (fn, py)     # keep py alive so id() stays unique
         return fn
     return fn[0]
+
+
+def _compile_message(policy, py, exc) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    reason = next((ln for ln in lines if not ln.startswith(("During:", "File", "^", "Failed in",
+                                                             "<source"))), lines[0] if lines else "")
+    try:
+        where = f"{inspect.getsourcefile(py)}, function {py.__name__}"
+    except TypeError:
+        where = f"function {getattr(py, '__name__', '?')}"
+    name = getattr(policy, "name", getattr(py, "__name__", "policy"))
+    return (f"policy {name!r} ({where}) does not compile as decide(obs, legal, n_legal, "
+            f"params, rng) -> int64: {reason[:300]}")
 
 
 def _opts(options) -> np.ndarray:

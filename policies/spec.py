@@ -1,0 +1,79 @@
+"""Policy specs: the one text form that names a policy everywhere (CLI, Python, result files).
+
+    NAME                      a built-in policy (``friday policies``)
+    NAME[P=V,P=V]             a variant: parameters set by name, e.g. ``expert[cull_max_missing=0]``
+    path/to/file.py:func      a user's policy file and the function in it
+    path/to/file.py:func[P=V] a variant of it
+
+``parse_policy_spec`` is the only parser; ``policies.load_policy`` uses it, so ``simulate
+--policy``, ``compare``, ``report`` and ``replay`` all accept the same texts.  Values must be
+finite numbers; names are checked against the policy's ``PARAMS`` when it is loaded.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from sim.rules import RuleError
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+USAGE = "write NAME[PARAM=VALUE,...] or file.py:function[PARAM=VALUE,...]"
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A parsed policy text: ``base`` (a name or ``file.py:function``) and parameters."""
+    base: str
+    params: tuple = ()            # ((name, float), ...) in the order written
+
+    @property
+    def is_file(self) -> bool:
+        return is_file_spec(self.base)
+
+    @property
+    def text(self) -> str:
+        """The canonical text: ``base[p=v,...]`` with values as ``%g``."""
+        if not self.params:
+            return self.base
+        return self.base + "[" + ",".join(f"{k}={format_value(v)}" for k, v in self.params) + "]"
+
+
+def format_value(value: float) -> str:
+    return f"{float(value):g}"
+
+
+def is_file_spec(text: str) -> bool:
+    path, sep, _ = str(text).rpartition(":")
+    return bool(sep) and path.endswith(".py")
+
+
+def parse_policy_spec(text) -> PolicySpec:
+    """``'expert[cull_max_missing=0]'`` -> PolicySpec('expert', (('cull_max_missing', 0.0),)).
+    A malformed text raises RuleError naming it."""
+    text = str(text).strip()
+    if not text:
+        raise RuleError(f"empty policy name: {USAGE}")
+    if "[" not in text and "]" not in text:
+        return PolicySpec(text)
+    open_at = text.find("[")
+    if open_at <= 0 or not text.endswith("]") or text.count("[") != 1 or text.count("]") != 1:
+        raise RuleError(f"malformed policy variant {text!r}: {USAGE}")
+    base, inner = text[:open_at].strip(), text[open_at + 1:-1]
+    params, seen = [], set()
+    for item in inner.split(","):
+        name, eq, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not eq or not _NAME.match(name) or not value:
+            raise RuleError(f"malformed policy variant {text!r} at {item.strip()!r}: {USAGE}")
+        if name in seen:
+            raise RuleError(f"policy variant {text!r} sets {name!r} twice")
+        seen.add(name)
+        try:
+            number = float(value)
+        except ValueError:
+            raise RuleError(f"parameter {name} in {text!r} must be a number, not {value!r}") from None
+        if not math.isfinite(number):
+            raise RuleError(f"parameter {name} in {text!r} must be a finite number, not {value!r}")
+        params.append((name, number))
+    return PolicySpec(base, tuple(params))

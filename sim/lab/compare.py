@@ -1,0 +1,218 @@
+"""Paired comparison of policies on the same deals (common random numbers).
+
+Game g of seed s starts from the same stacks and pirates whatever the policy (sim.rng), so
+two policies are compared game by game: the win-rate difference with Newcombe's paired
+interval, McNemar's exact test on the discordant games, the paired mean score difference
+with its t interval (sim.lab.stats).  With more than two policies every pair is compared and
+the p-values of each level are Holm-adjusted over its pairs.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError
+from . import stats
+from . import simulate as _simulate
+from .simulate import as_levels, as_options, check_games, check_seed
+
+CHUNK = _simulate.CHUNK       # games per policy and batch (a Ctrl-C keeps whole chunks)
+
+# per-game outcomes kept for each policy in the paired frame, with compact dtypes
+OUTCOMES = {"won": np.bool_, "score": np.int16, "cause": np.int8, "step": np.int8,
+            "life": np.int8, "destroyed": np.int16, "fights_lost_green": np.int16,
+            "turns": np.int16}
+DEAL = ("pirate_1", "pirate_2")          # the same for every policy: checked
+METHODS = {"win rate interval": "Wilson score (95%)",
+           "win-rate difference": "Newcombe hybrid score interval for paired proportions (95%)",
+           "win test": "McNemar exact (two-sided binomial test on the discordant games)",
+           "score difference": "paired t interval (95%) and paired t-test",
+           "multiple comparisons": "Holm step-down, over the pairs of each level"}
+
+
+def labels_for(policies) -> list[str]:
+    """Column labels: the policies' exact specs, ``#2``... where one is named twice."""
+    out = []
+    for p in policies:
+        label, k = p.name, 2
+        while label in out:
+            label, k = f"{p.name} #{k}", k + 1
+        out.append(label)
+    return out
+
+
+def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
+                threads=None, chunk: int | None = None, keep_on_interrupt: bool = False,
+                progress=None) -> pd.DataFrame:
+    """Every policy plays the very same games: one row per level and game, the outcomes of
+    every policy side by side (columns ``"<policy>:won"``, ``"<policy>:score"``, ...).
+
+    ``keep_on_interrupt``: a Ctrl-C keeps the chunks every policy finished (``df.attrs
+    ["interrupted"]``) instead of raising.  ``progress(done, total)`` is called per chunk."""
+    from policies import load_policy
+    from sim.fast import run_batch
+    pols = [load_policy(p) for p in policies]
+    if len(pols) < 2:
+        raise RuleError("compare needs at least two policies (the same one twice is allowed)")
+    levels, games, seed = as_levels(level), check_games(games), check_seed(seed)
+    opts = as_options(options)
+    labels = labels_for(pols)
+    chunk = int(chunk or CHUNK)
+    parts, done, total, interrupted = [], 0, games * len(levels), False
+    try:
+        for lv in levels:
+            for first in range(0, games, chunk):
+                k = min(chunk, games - first)
+                runs = [run_batch(lv, seed, first, k, p, opts, threads) for p in pols]
+                part = {"level": np.full(k, lv, np.int8), "game": runs[0]["game"]}
+                for col in DEAL:
+                    if any(not np.array_equal(r[col], runs[0][col]) for r in runs):
+                        raise RuntimeError("policies were dealt different games: "
+                                           "common random numbers broken")
+                    part[col] = runs[0][col].astype(np.int8)
+                for label, r in zip(labels, runs):
+                    for col, dtype in OUTCOMES.items():
+                        part[f"{label}:{col}"] = r[col].astype(dtype)
+                parts.append(part)
+                done += k
+                if progress is not None:
+                    progress(done, total)
+    except KeyboardInterrupt:
+        if not keep_on_interrupt:
+            raise
+        interrupted = True
+    if not parts:
+        df = pd.DataFrame(columns=["level", "game", *DEAL])
+    else:
+        df = pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in parts[0]})
+    for label in labels:
+        if f"{label}:cause" in df:
+            df[f"{label}:cause"] = pd.Categorical.from_codes(df[f"{label}:cause"],
+                                                             categories=list(CAUSE_NAMES))
+            df[f"{label}:step"] = pd.Categorical.from_codes(df[f"{label}:step"],
+                                                            categories=list(STEP_NAMES))
+    df.attrs.update({"labels": labels, "policies": [p.record() for p in pols],
+                     "seed": seed, "options": opts.as_dict(), "engine": "fast",
+                     "games_per_level": games, "levels": levels, "interrupted": interrupted,
+                     "methods": METHODS})
+    return df
+
+
+def long_frame(paired: pd.DataFrame) -> pd.DataFrame:
+    """The paired frame as one row per policy, level and game (column ``policy``)."""
+    frames = []
+    for label in paired.attrs["labels"]:
+        cols = {c: paired[f"{label}:{c}"] for c in OUTCOMES}
+        frames.append(pd.DataFrame({"policy": label, "level": paired["level"],
+                                    "game": paired["game"], **cols}))
+    out = pd.concat(frames, ignore_index=True)
+    out["policy"] = pd.Categorical(out["policy"], categories=paired.attrs["labels"])
+    return out
+
+
+def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
+    """One row per level and pair of policies (a, b), everything as a - b."""
+    labels = paired.attrs["labels"]
+    rows = []
+    for lv, g in paired.groupby("level", sort=True):
+        level_rows = []
+        for a, b in combinations(labels, 2):
+            wa, wb = g[f"{a}:won"].to_numpy(), g[f"{b}:won"].to_numpy()
+            n = len(g)
+            la, ha = stats.wilson_interval(int(wa.sum()), n)
+            lb, hb = stats.wilson_interval(int(wb.sum()), n)
+            d = stats.paired_proportion_difference(wa, wb)
+            sd = stats.paired_mean_difference(g[f"{a}:score"], g[f"{b}:score"])
+            level_rows.append({
+                "level": int(lv), "a": a, "b": b, "games": n,
+                "a_wins": int(wa.sum()), "a_win_rate": wa.mean(), "a_ci_low": la, "a_ci_high": ha,
+                "b_wins": int(wb.sum()), "b_win_rate": wb.mean(), "b_ci_low": lb, "b_ci_high": hb,
+                "win_diff": d.difference, "win_diff_low": d.low, "win_diff_high": d.high,
+                "a_only": d.a_only, "b_only": d.b_only,
+                "mcnemar_p": stats.mcnemar_exact(d.a_only, d.b_only),
+                "a_mean_score": float(g[f"{a}:score"].mean()),
+                "b_mean_score": float(g[f"{b}:score"].mean()),
+                "score_diff": sd.difference, "score_diff_low": sd.low,
+                "score_diff_high": sd.high, "score_p": sd.p_value})
+        for key in ("mcnemar_p", "score_p"):
+            adjusted = stats.holm([r[key] for r in level_rows])
+            for r, p in zip(level_rows, adjusted):
+                r[key + "_holm"] = float(p)
+        rows += level_rows
+    out = pd.DataFrame(rows)
+    out.attrs = {k: v for k, v in paired.attrs.items()}
+    return out
+
+
+def compare(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
+            threads=None) -> pd.DataFrame:
+    """Compare policies on the same deals: one row per level and pair (a, b) with each side's
+    win rate and Wilson interval, the paired win-rate difference a - b with Newcombe's
+    interval, the discordant games (``a_only``: a won and b lost; ``b_only``), McNemar's exact
+    p, the paired mean score difference with its t interval and p, and Holm-adjusted p-values
+    (``*_holm``, over the pairs of each level).  ``policies``: specs, Policy objects or
+    functions, at least two (the same one twice gives 0 discordant games and p = 1)."""
+    return compare_paired(play_paired(policies, level, games, seed, options, threads))
+
+
+def ranking(comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Per level, the policies ordered by win rate (then mean score); ``vs_next`` says whether
+    each is better than the next one: Holm-adjusted McNemar p (wins) and paired t p (score)."""
+    rows = []
+    for lv, g in comparison.groupby("level", sort=True):
+        rate, score = {}, {}
+        for r in g.itertuples():
+            rate[r.a], rate[r.b] = r.a_win_rate, r.b_win_rate
+            score[r.a], score[r.b] = r.a_mean_score, r.b_mean_score
+        order = sorted(rate, key=lambda p: (-rate[p], -score[p]))
+        for i, p in enumerate(order):
+            row = {"level": int(lv), "rank": i + 1, "policy": p, "win_rate": rate[p],
+                   "mean_score": score[p], "next": None, "wins_p_holm": np.nan,
+                   "score_p_holm": np.nan, "vs_next": ""}
+            if i + 1 < len(order):
+                q = order[i + 1]
+                pair = g[((g.a == p) & (g.b == q)) | ((g.a == q) & (g.b == p))].iloc[0]
+                row.update(next=q, wins_p_holm=pair.mcnemar_p_holm,
+                           score_p_holm=pair.score_p_holm)
+                better_wins = pair.mcnemar_p_holm < alpha and rate[p] > rate[q]
+                better_score = pair.score_p_holm < alpha and score[p] > score[q]
+                row["vs_next"] = ("better (wins, score)" if better_wins and better_score else
+                                  "better (wins)" if better_wins else
+                                  "better (score only)" if better_score else "not distinguishable")
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def summarize(df: pd.DataFrame, by=None) -> pd.DataFrame:
+    """Win rate with its 95% Wilson interval, mean/median score, causes per group: for a
+    ``simulate`` frame per level, for a ``play_paired`` frame per policy and level."""
+    from sim.results import summarize as summarize_rows
+    if "labels" in df.attrs and "policy" not in df.columns:
+        df = long_frame(df)
+    if by is None:
+        by = ("policy", "level") if "policy" in df.columns else ("level",)
+    return summarize_rows(df, by=tuple(by))
+
+
+def write_paired(paired: pd.DataFrame, out, force: bool = False):
+    """The paired frame to Parquet (temporary file, then rename); its attrs in the metadata.
+    An existing file is refused unless ``force``."""
+    import json
+    import os
+    from pathlib import Path
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    out = Path(out)
+    if out.exists() and not force:
+        raise RuleError(f"{out} exists: choose another file or pass --force to overwrite it")
+    table = pa.Table.from_pandas(paired, preserve_index=False)
+    meta = {k: v for k, v in paired.attrs.items()}
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           b"friday_lab": json.dumps(meta).encode()})
+    tmp = out.with_name(out.name + ".partial")
+    pq.write_table(table, tmp)
+    os.replace(tmp, out)
+
+

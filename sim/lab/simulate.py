@@ -1,0 +1,99 @@
+"""``simulate``: games of one policy as a DataFrame (the rows of ``friday simulate --out``)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.results import COLUMNS, reference_batch, to_frame
+from sim.rules import LEVELS, Options, RuleError, check_level, parse_options
+
+CHUNK = 50_000
+
+
+def as_levels(level) -> list[int]:
+    """``1``, ``[1, 4]``, ``"1,4"`` or ``"all"`` -> a list of levels (R2)."""
+    if isinstance(level, str):
+        if level.strip() == "all":
+            return list(LEVELS)
+        try:
+            return [check_level(int(part)) for part in level.split(",")]
+        except ValueError:
+            raise RuleError(f"unknown level {level!r}: choose 1, 2, 3, 4, a list like 1,4, "
+                            "or all") from None
+    if isinstance(level, (list, tuple, range, np.ndarray)):
+        levels = [check_level(int(lv)) if isinstance(lv, (np.integer,)) else check_level(lv)
+                  for lv in level]
+        if not levels:
+            raise RuleError("no level given: choose 1, 2, 3, 4, a list like 1,4, or all")
+        return levels
+    return [check_level(level)]
+
+
+def as_options(options) -> Options:
+    """None, an Options, a dict {name: value} or ["NAME=VALUE", ...] -> Options (§O)."""
+    if options is None:
+        return Options()
+    if isinstance(options, Options):
+        return options
+    if isinstance(options, dict):
+        return parse_options(**options)
+    return parse_options(list(options))
+
+
+def check_games(games) -> int:
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
+        raise RuleError(f"games must be a positive whole number, got {games!r}")
+    return int(games)
+
+
+def check_seed(seed) -> int:
+    from sim.rng import MAX_SEED
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or \
+            not 0 <= seed <= MAX_SEED:
+        raise RuleError(f"seed {seed!r} out of range: use 0..{MAX_SEED}")
+    return int(seed)
+
+
+def batches(level, seed, games, policy, options, engine="fast", threads=None, first_game=0,
+            chunk=CHUNK):
+    """Result columns chunk by chunk (the same rows whatever the chunk size)."""
+    if engine == "fast":
+        from sim.fast import iter_batches
+        yield from iter_batches(level, seed, games, policy, options, threads, chunk=chunk,
+                                first_game=first_game)
+    elif engine == "reference":
+        step = min(chunk, 500)
+        for first in range(first_game, first_game + games, step):
+            yield reference_batch(level, seed, first, min(step, first_game + games - first),
+                                  policy, options)
+    else:
+        raise RuleError(f"unknown engine {engine!r}: choose fast or reference")
+
+
+def simulate(policy="expert", level="all", games: int = 100_000, seed: int = 1, options=None,
+             *, params: dict | None = None, engine: str = "fast", threads: int | None = None,
+             first_game: int = 0) -> pd.DataFrame:
+    """Play ``games`` games per level with one policy: one row per game.
+
+    ``policy``: a spec (``"expert"``, ``"expert[cull_max_missing=0]"``,
+    ``"mine.py:brave[reserve=3]"``), a ``Policy`` or a Numba function with the policy
+    signature; ``level``: 1-4, a list or ``"all"``; ``options``: rule options (§O) as
+    ``Options``, a dict or ``["old_age=continue"]``.  Columns are those of the Parquet file of
+    ``friday simulate --out`` (``sim.results.COLUMNS``); ``df.attrs`` records the policy (its
+    exact spec, file hash and parameters), seed, options and engine.  Game g of seed s is dealt
+    the same way for every policy (common random numbers)."""
+    from policies import load_policy
+    pol = load_policy(policy, params)
+    levels, games, seed = as_levels(level), check_games(games), check_seed(seed)
+    opts = as_options(options)
+    parts = [chunk for lv in levels
+             for chunk in batches(lv, seed, games, pol, opts, engine, threads, first_game)]
+    df = to_frame({c: np.concatenate([p[c] for p in parts]) for c in COLUMNS})
+    df.attrs.update(run_record(pol, seed, opts, engine))
+    return df
+
+
+def run_record(policy, seed, options, engine="fast") -> dict:
+    """What a run records (Parquet metadata, ``df.attrs``)."""
+    return {**policy.record(), "engine": engine, "seed": int(seed),
+            "options": options.as_dict()}

@@ -1,0 +1,82 @@
+"""Plain-text tables of sim.lab results, as ``friday compare`` prints them."""
+from __future__ import annotations
+
+import pandas as pd
+
+from .compare import METHODS
+
+
+def pct(x) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def pvalue(p) -> str:
+    if p != p:
+        return "n/a"
+    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+
+
+def header_lines(attrs: dict) -> list[str]:
+    lines = [f"friday compare: {len(attrs['labels'])} policies on the same deals (game g of seed "
+             f"{attrs['seed']} dealt alike for every policy), {attrs['games_per_level']:,} games "
+             f"per level, options {attrs['options']}"]
+    for label, rec in zip(attrs["labels"], attrs["policies"]):
+        src = f"{rec['file']} sha256 {rec['sha256'][:12]}" if rec.get("file") else "no file"
+        over = ", ".join(f"{k}={v:g}" for k, v in rec["overrides"].items())
+        lines.append(f"  {label}: " + (f"{rec['base']} with {over}" if over else "defaults")
+                     + f"; {src}")
+    return lines
+
+
+def level_table(comparison: pd.DataFrame, level: int) -> str:
+    g = comparison[comparison.level == level]
+    rates = {}
+    for r in g.itertuples():
+        rates[r.a] = (r.a_win_rate, r.a_ci_low, r.a_ci_high, r.a_mean_score)
+        rates[r.b] = (r.b_win_rate, r.b_ci_low, r.b_ci_high, r.b_mean_score)
+    sides = pd.DataFrame({"policy": list(rates),
+                          "win rate [95% Wilson]": [f"{pct(w)} [{pct(lo)}, {pct(hi)}]"
+                                                    for w, lo, hi, _ in rates.values()],
+                          "mean score": [f"{s:.2f}" for *_, s in rates.values()]})
+    many = len(g) > 1
+    pairs = pd.DataFrame({
+        "a - b": [f"{a} - {b}" for a, b in zip(g.a, g.b)],
+        "win-rate diff [95% Newcombe]": [f"{100 * d:+.2f} pp [{100 * lo:+.2f}, {100 * hi:+.2f}]"
+                                         for d, lo, hi in zip(g.win_diff, g.win_diff_low,
+                                                              g.win_diff_high)],
+        "a won, b lost": g.a_only.map("{:,}".format),
+        "b won, a lost": g.b_only.map("{:,}".format),
+        "McNemar p": g.mcnemar_p.map(pvalue),
+        **({"(Holm)": g.mcnemar_p_holm.map(pvalue)} if many else {}),
+        "score diff [95% paired t]": [f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]" for d, lo, hi in
+                                      zip(g.score_diff, g.score_diff_low, g.score_diff_high)],
+        "t-test p": g.score_p.map(pvalue),
+        **({"(Holm) ": g.score_p_holm.map(pvalue)} if many else {}),
+    })
+    n = int(g.games.iloc[0])
+    return (f"level {level} ({n:,} games)\n" + sides.to_string(index=False) + "\n\n"
+            + pairs.to_string(index=False))
+
+
+def ranking_text(ranks: pd.DataFrame) -> str:
+    lines = []
+    for lv, g in ranks.groupby("level", sort=True):
+        lines.append(f"  level {lv}:")
+        for r in g.itertuples():
+            vs = f"   vs {r.next}: {r.vs_next}" if isinstance(r.next, str) else ""
+            lines.append(f"    {r.rank}. {r.policy} ({pct(r.win_rate)} won, mean score "
+                         f"{r.mean_score:.2f}){vs}")
+    return "\n".join(lines)
+
+
+def comparison_text(comparison: pd.DataFrame, ranks: pd.DataFrame | None = None) -> str:
+    out = header_lines(comparison.attrs)
+    if comparison.attrs.get("interrupted"):
+        out.append("  [INTERRUPTED: only the games every policy finished are compared]")
+    for lv in sorted(comparison.level.unique()):
+        out += ["", level_table(comparison, lv)]
+    if ranks is not None:
+        out += ["", "ranking by win rate, then mean score (better than the next one: "
+                    "Holm-adjusted p < 0.05)", ranking_text(ranks)]
+    out += ["", "methods:"] + [f"  {k}: {v}" for k, v in METHODS.items()]
+    return "\n".join(out)

@@ -1,0 +1,158 @@
+"""friday compare and the sim.lab API: the same deals for every policy, paired statistics."""
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+from sim.lab import compare, play_paired, ranking, simulate, summarize
+from sim.results import COLUMNS
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("args,message", [
+    (["nope", "expert"], "unknown policy 'nope'"),
+    (["expert", "expert[nosuch=1]"], "no parameter 'nosuch'"),
+    (["expert", "expert[cull_max_missing=0"], "malformed policy variant"),
+    (["expert", "expert[cull_max_missing=nan]"], "finite number"),
+    (["expert"], "at least two policies"),
+    ([], "at least two policies"),
+    (["expert", "random", "--level", "0"], "unknown level"),
+    (["expert", "random", "--level", "1,9"], "unknown level"),
+    (["expert", "random", "--games", "0"], "--games must be positive"),
+    (["expert", "random", "--games", "-3"], "--games must be positive"),
+    (["expert", "random", "--seed", "-1"], "out of range"),
+    (["expert", "random", "--option", "old_age=maybe"], "old_age"),
+    (["expert", "random", "--out", "x.csv"], ".parquet"),
+    (["expert", "random", "--figure", "x.txt"], "--figure must end"),
+])
+def test_bad_input_is_one_error_line(args, message):
+    result = run("compare", *args, *(["--games", "10"] if "--games" not in args else []))
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], lines
+
+
+def test_existing_out_is_refused_and_kept(tmp_path):
+    out = tmp_path / "paired.parquet"
+    out.write_bytes(b"keep me")
+    result = run("compare", "random", "always-fight", "--level", 1, "--games", 10, "--out", out)
+    assert result.exit_code == 2 and result.output.startswith("error:")
+    assert len(result.output.strip().splitlines()) == 1 and "--force" in result.output
+    assert out.read_bytes() == b"keep me"
+
+
+def test_random_vs_always_fight_significant_by_score():
+    """The issue's check: always-fight scores higher than random on the same deals."""
+    result = run("compare", "random", "always-fight", "--level", 1, "--games", 20000)
+    assert result.exit_code == 0, result.output
+    row = compare(["random", "always-fight"], level=1, games=20000).iloc[0]
+    assert row.score_diff < 0 and row.score_diff_high < 0 and row.score_p < 1e-10
+    assert f"{row.score_diff:+.2f}" in result.output and "McNemar" in result.output
+
+
+def test_policy_against_itself_is_identical(tmp_path):
+    out = tmp_path / "same.parquet"
+    result = run("compare", "expert", "expert", "--level", "1,4", "--games", 2000, "--out", out)
+    assert result.exit_code == 0, result.output
+    c = compare(["expert", "expert"], level=[1, 4], games=2000)
+    assert (c.a_only == 0).all() and (c.b_only == 0).all()
+    assert (c.win_diff == 0).all() and (c.score_diff == 0).all()
+    assert (c.mcnemar_p == 1).all() and (c.score_p == 1).all()
+    df = pd.read_parquet(out)
+    assert len(df) == 4000 and (df["expert:score"] == df["expert #2:score"]).all()
+    assert (df["expert:won"] == df["expert #2:won"]).all()
+
+
+def test_paired_frame_matches_simulate_and_the_deals_are_shared(tmp_path):
+    paired = play_paired(["expert", "expert[cull_max_missing=0]", "cull-green"], level=[2, 3],
+                         games=700, seed=5, chunk=300)        # chunking changes nothing
+    solo = simulate("expert[cull_max_missing=0]", level=[2, 3], games=700, seed=5)
+    assert list(solo.columns) == list(COLUMNS)
+    assert (paired["expert[cull_max_missing=0]:score"].to_numpy() == solo["score"].to_numpy()).all()
+    assert (paired["pirate_1"].to_numpy() == solo["pirate_1"].to_numpy()).all()
+    assert solo.attrs["policy"] == "expert[cull_max_missing=0]"
+    assert solo.attrs["overrides"] == {"cull_max_missing": 0.0} and solo.attrs["seed"] == 5
+    s = summarize(paired)
+    assert list(s["policy"].unique()) == paired.attrs["labels"] and len(s) == 6
+    assert summarize(solo)["games"].tolist() == [700, 700]
+
+
+def test_three_policies_holm_and_ranking():
+    c = compare(["random", "expert", "always-fight"], level=1, games=3000, seed=2)
+    assert len(c) == 3 and set(zip(c.a, c.b)) == {("random", "expert"), ("random", "always-fight"),
+                                                  ("expert", "always-fight")}
+    assert (c.mcnemar_p_holm >= c.mcnemar_p).all() and (c.score_p_holm >= c.score_p).all()
+    r = ranking(c)
+    assert r.policy.tolist() == ["expert", "always-fight", "random"]
+    assert r.vs_next.tolist()[:2] == ["better (wins, score)", "better (score only)"]
+    result = run("compare", "random", "expert", "always-fight", "--level", 1, "--games", 3000,
+                 "--seed", 2)
+    assert result.exit_code == 0 and "ranking" in result.output and "(Holm)" in result.output
+
+
+def test_out_and_figure(tmp_path):
+    out, fig = tmp_path / "c.parquet", tmp_path / "c.png"
+    result = run("compare", "cull-green", "always-fight", "--level", "all", "--games", 500,
+                 "--out", out, "--figure", fig)
+    assert result.exit_code == 0, result.output
+    df = pd.read_parquet(out)
+    assert len(df) == 2000 and {"level", "game", "cull-green:won", "always-fight:score"} <= set(df)
+    import json
+    import pyarrow.parquet as pq
+    meta = json.loads(pq.read_schema(out).metadata[b"friday_lab"])
+    assert meta["labels"] == ["cull-green", "always-fight"] and meta["seed"] == 1
+    assert meta["policies"][0]["sha256"] and fig.stat().st_size > 10_000
+    again = run("compare", "cull-green", "always-fight", "--games", 500, "--out", out, "--force")
+    assert again.exit_code == 0
+
+
+def test_interrupt_keeps_finished_chunks(monkeypatch, tmp_path):
+    import sim.fast
+    real, calls = sim.fast.run_batch, []
+
+    def flaky(*args, **kw):
+        calls.append(1)
+        if len(calls) == 3:          # in the second chunk, after the first policy
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+    monkeypatch.setattr(sim.fast, "run_batch", flaky)
+    import importlib
+    monkeypatch.setattr(importlib.import_module("sim.lab.compare"), "CHUNK", 100)
+    out = tmp_path / "part.parquet"
+    result = run("compare", "random", "always-fight", "--level", 1, "--games", 300, "--out", out)
+    assert result.exit_code == 130, result.output
+    assert "INTERRUPTED" in result.output and "interrupted after 100 games" in result.output
+    assert len(pd.read_parquet(out)) == 100
+
+
+def test_report_any_policies(tmp_path):
+    out = tmp_path / "rep"
+    result = run("report", "cull-green", "always-fight[bold=2]", "--level", "1,4", "--games", 400,
+                 "--option", "old_age=continue", "--out", out)
+    assert result.exit_code == 2 and "no parameter 'bold'" in result.output
+    result = run("report", "cull-green", "always-fight", "random", "--level", "1,4", "--games", 400,
+                 "--option", "old_age=continue", "--out", out)
+    assert result.exit_code == 0, result.output
+    md = (out / "policies.md").read_text()
+    assert "friday report cull-green always-fight random --level 1,4 --games 400 --seed 1 " \
+           "--option old_age=continue" in md
+    assert "| 4 | cull-green - always-fight |" in md and "McNemar" in md and "Ranking" in md
+    assert (out / "paired_differences.png").exists() and not (out / "pirates.md").exists()
+    again = run("report", "random", "always-fight", "--level", 1, "--games", 10, "--out", out)
+    assert again.exit_code == 2 and "--force" in again.output
+    for args in (["--level", "0"], ["--games", "0"], ["nope"]):
+        bad = run("report", *args, "--games", 10, "--out", tmp_path / "x") if args != ["--games", "0"] \
+            else run("report", *args, "--out", tmp_path / "x")
+        assert bad.exit_code == 2 and bad.output.startswith("error:"), bad.output
+
+
+def test_simulate_reference_engine_gives_the_same_rows():
+    fast = simulate("random", level=2, games=30, seed=9)
+    ref = simulate("random", level=2, games=30, seed=9, engine="reference")
+    pd.testing.assert_frame_equal(fast, ref)
+    assert ref.attrs["engine"] == "reference"
