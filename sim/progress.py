@@ -47,13 +47,23 @@ def compile_notice(policy, quiet=False) -> float | None:
         return None
     if not quiet:
         if engine_warm:
-            print(f"compiling policy {policy.name}, first run only, a few seconds",
+            print(f"compiling policy {policy.name}, {_policy_compile_note(policy)}",
                   file=sys.stderr, flush=True)
         else:
             seconds = last_compile_seconds() or BENCHMARK_COMPILE_SECONDS
             print(f"compiling the engine, first run only, about {seconds:.0f} s "
                   f"(on a busy machine longer)", file=sys.stderr, flush=True)
     return time.perf_counter() if not engine_warm else None
+
+
+def _policy_compile_note(policy) -> str:
+    """The project's policies are cached on disk; a user's function is compiled in every
+    process (sim.fast.api._project_source)."""
+    from .fast.api import _project_source
+    decide = getattr(policy, "decide", policy)
+    if _project_source(getattr(decide, "py_func", decide)):
+        return "first run only, a few seconds"
+    return "a few seconds (a policy file is compiled in every run)"
 
 
 def prepare_engine(policy, quiet=False, threads=None):
@@ -74,8 +84,8 @@ def prepare_reference(policy, quiet=False):
     from .rules import RuleError
     py = getattr(getattr(policy, "decide", None), "py_func", None)
     if py is not None and not has_cached_code(py) and not quiet:
-        print(f"compiling policy {policy.name}, first run only, a few seconds", file=sys.stderr,
-              flush=True)
+        print(f"compiling policy {policy.name}, {_policy_compile_note(policy)}",
+              file=sys.stderr, flush=True)
     try:
         reference_batch(1, 0, 0, 1, policy)
     except RuleError:

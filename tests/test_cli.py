@@ -142,7 +142,8 @@ def test_header_names_the_policy_with_every_parameter():
                  "--param", "value_weight=0.75", "--option", "old_age=continue")
     assert result.exit_code == 0, result.output
     header = result.output.split("games in")[0]
-    assert "policy expert, fast engine, seed 1, options old_age=continue" in header
+    assert "policy expert[cull_min_life=10,value_weight=0.75] (file " in header
+    assert "fast engine, seed 1, options old_age=continue" in header
     for name in load_policy("expert").param_names:
         assert f"{name}=" in header
     assert "cull_min_life=10," in header and "value_weight=0.75," in header

@@ -151,7 +151,8 @@ def test_bad_policy_is_one_clear_error(tmp_path, func, message):
     spec = f"{tmp_path}/bad.py:{func}"
     result = CliRunner().invoke(app, ["simulate", "--policy", spec, "--level", "1", "--games", "20"])
     assert result.exit_code == 2
-    lines = result.output.strip().splitlines()
+    assert "Traceback" not in result.output
+    lines = [x for x in result.stderr.strip().splitlines() if not x.startswith("compiling")]
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], lines
     assert "bad.py" in lines[0] and func in lines[0]
 
