@@ -75,6 +75,26 @@ def check_out(out: Path | None, force: bool):
         raise RuleError(f"cannot write {out}: folder {parent} does not exist or is not writable")
 
 
+CLUSTER_HELP = ("run on Dask: local:N (N worker processes here) or tcp://host:8786 (a running "
+                "scheduler); needs pip install 'friday-lab[cluster]'")
+
+
+def cluster_or_none(address: str | None, chunk: int | None, engine: str = "fast"):
+    """The Dask connection of --cluster (a context manager), or a no-op one without it."""
+    import contextlib
+    if chunk is not None and chunk <= 0:
+        raise RuleError(f"--chunk must be positive, got {chunk}")
+    if address is None:
+        if chunk is not None:
+            raise RuleError("--chunk sets the size of cluster chunks: use it with --cluster")
+        return contextlib.nullcontext(None)
+    if engine != "fast":
+        raise RuleError("--cluster runs the fast engine only")
+    from .lab.cluster import Cluster, parse_address
+    parse_address(address)                      # malformed: an error before anything starts
+    return Cluster(address)
+
+
 @app.command()
 def simulate(
     policy: str = typer.Option("expert", help="policy name (see `friday policies`) or file.py:function"),
@@ -90,6 +110,8 @@ def simulate(
     summary_only: bool = typer.Option(False, "--summary-only",
                                       help="aggregate on the fly (flat memory, for 10^8 games)"),
     quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    chunk: Optional[int] = typer.Option(None, help="games per cluster chunk (with --cluster)"),
 ):
     """Play GAMES games per level and print win rates (95% interval) and scores.
 
@@ -116,8 +138,10 @@ def simulate(
         from policies import load_policy
         pol = load_policy(policy, parse_params(param))
         from .simulate import run_simulation
-        run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,
-                       echo=typer.echo, quiet=quiet)
+        with cluster_or_none(cluster, chunk, engine) as dask:
+            run_simulation(levels, games, seed, pol, options, engine, threads, out,
+                           summary_only, echo=typer.echo, quiet=quiet, cluster=dask,
+                           chunk=chunk)
     except SimulationInterrupted as exc:
         if exc.games:
             typer.echo(f"{exc}: the results above cover the finished games only", err=True)

@@ -50,11 +50,21 @@ def play_chunks(games, play, first, bar, task, flag):
         yield k, part
 
 
-def level_summary(level, games, seed, policy, options, threads, bar, task, flag) -> dict:
+def level_summary(level, games, seed, policy, options, threads, bar, task, flag,
+                  cluster=None, chunk=None) -> dict:
     """Aggregates of games 0..games-1 of one level on the fast engine (fewer if ``flag.stop``
-    was set): sim.fast.run_summary's dict of the games played."""
+    was set): sim.fast.run_summary's dict of the games played.  ``cluster``: on Dask
+    (sim.lab.cluster), in chunks of ``chunk`` games, summed as they finish."""
     from .fast.api import summary_chunk, summary_from
     from .fast.runner import AGG_SIZE
+    if cluster is not None:
+        from .lab import cluster as K
+        bar.start(task)
+        parts = K.split(level, seed, games, K.policy_wire(policy), options,
+                        chunk or K.DEFAULT_SUMMARY_CHUNK, summary=True)
+        total = K.aggregate(cluster, parts, lambda ch: bar.advance(task, ch.count),
+                            lambda: flag.stop)
+        return summary_from(level, seed, 0, total)
     total = np.zeros(AGG_SIZE, np.int64)
     for _, agg in play_chunks(games, lambda first, k: summary_chunk(
             level, seed, first, k, policy, options, threads), FIRST_CHUNK["fast"], bar, task,
@@ -64,11 +74,14 @@ def level_summary(level, games, seed, policy, options, threads, bar, task, flag)
 
 
 def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
-                   echo=print, quiet=False):
+                   echo=print, quiet=False, cluster=None, chunk=None):
     """Play ``games`` games per level; print the summary; write rows to ``out`` (Parquet).
     Ctrl-C stops after the current chunk: everything finished so far is kept, reported and
     written, then SimulationInterrupted is raised."""
-    if engine == "fast":                       # compile before the clock starts, and before
+    if cluster is not None:                    # the workers compile or load the engine now
+        from .lab.cluster import policy_wire
+        cluster.warm_up(policy_wire(policy))
+    elif engine == "fast":                     # compile before the clock starts, and before
         prepare_engine(policy, quiet, threads)  # StopFlag: Ctrl-C while compiling interrupts
     else:                                      # at once
         prepare_reference(policy, quiet)
@@ -79,10 +92,10 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
             start = time.perf_counter()
             if summary_only:
                 rows, done = _summary_rows(levels, games, seed, policy, options, threads, bar,
-                                           tasks, flag)
+                                           tasks, flag, cluster, chunk)
             else:
                 columns, done = _rows(levels, games, seed, policy, options, engine, threads,
-                                      bar, tasks, flag)
+                                      bar, tasks, flag, cluster, chunk)
             elapsed = time.perf_counter() - start
         interrupted = flag.stop
         if done == 0:
@@ -106,7 +119,20 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     return df
 
 
-def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, flag):
+def _cluster_parts(level, games, seed, policy, options, cluster, chunk, bar, task, flag):
+    """(games, rows) of the chunks of one level played on Dask, in game order, until done or
+    ``flag.stop`` (sim.lab.cluster)."""
+    from .lab import cluster as K
+    bar.start(task)
+    parts = K.split(level, seed, games, K.policy_wire(policy), options,
+                    chunk or K.DEFAULT_CHUNK, summary=False)
+    for ch, rows in K.run_chunks(cluster, parts, should_stop=lambda: flag.stop):
+        bar.advance(task, ch.count)
+        yield ch.count, rows
+
+
+def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, flag,
+          cluster=None, chunk=None):
     """The result columns of every game played (fewer if stopped), and their number."""
     if engine == "fast":
         from .fast import run_batch
@@ -118,8 +144,15 @@ def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, fla
             return lambda first, k: reference_batch(level, seed, first, k, policy, options)
     parts, done = [], 0
     for level in levels:
-        for k, part in play_chunks(games, play(level), FIRST_CHUNK[engine], bar, tasks[level],
-                                   flag):
+        if flag.stop:
+            break
+        if cluster is not None:
+            chunks = _cluster_parts(level, games, seed, policy, options, cluster, chunk, bar,
+                                    tasks[level], flag)
+        else:
+            chunks = play_chunks(games, play(level), FIRST_CHUNK[engine], bar, tasks[level],
+                                 flag)
+        for k, part in chunks:
             parts.append(part)
             done += k
     if not parts:
@@ -127,13 +160,15 @@ def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, fla
     return {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}, done
 
 
-def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, flag):
+def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, flag,
+                  cluster=None, chunk=None):
     from .report import summary_row
     rows, done = [], 0
     for level in levels:
         if flag.stop:
             break
-        s = level_summary(level, games, seed, policy, options, threads, bar, tasks[level], flag)
+        s = level_summary(level, games, seed, policy, options, threads, bar, tasks[level], flag,
+                          cluster, chunk)
         if s["games"] == 0:
             break
         row = summary_row(policy.name, level, s)

@@ -1,0 +1,272 @@
+"""Runs on a Dask cluster (dask.distributed): chunks of game indices in, merged results out.
+
+A run is split into chunks of consecutive game indices; each chunk is one Dask task that plays
+its games on the worker's fast engine (with the worker's threads) and returns its result rows
+or its summary aggregate.  Every game's randomness comes from (master seed, game index) only,
+so the merged result is identical, bit for bit, to the same run on one machine, whatever the
+number of workers, the chunk size or the order in which chunks finish:
+
+* rows are put back in game order (chunks are yielded in order, later ones buffered);
+* summary aggregates are integer sums, added as they arrive (flat memory on the client).
+
+Policies travel as data (``policy_wire``): a built-in name and its parameters, or a user's
+policy file *as source* (with the ``.py`` files beside it, for its helpers), written to a
+per-hash folder on the worker and compiled there once (Numba caches it like any policy file),
+never pickled as compiled code.  Dask itself is an optional extra: ``pip install
+'friday-lab[cluster]'``; nothing here is imported without ``--cluster``.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sim.rules import Options, RuleError
+
+INSTALL_HINT = "install the cluster extra: pip install 'friday-lab[cluster]'"
+CONNECT_TIMEOUT_S = 5
+DEFAULT_CHUNK = 100_000              # rows: a few seconds of expert games on one thread
+DEFAULT_SUMMARY_CHUNK = 200_000
+MAX_SHIPPED_BYTES = 1 << 20          # a policy file and the .py files beside it, at most 1 MiB
+_LOCAL = re.compile(r"local:(\d+)")
+_REMOTE = re.compile(r"(tcp|tls|ws|wss|inproc)://[^\s/:]+(:\d+)?/?")
+
+
+def parse_address(address: str) -> tuple[str, object]:
+    """``local:N`` -> ("local", N); ``tcp://host:port`` (also tls/ws/wss) -> ("remote", it)."""
+    text = str(address).strip()
+    m = _LOCAL.fullmatch(text)
+    if m:
+        n = int(m.group(1))
+        if n < 1:
+            raise RuleError(f"--cluster {text}: a local cluster needs at least 1 worker")
+        return "local", n
+    if _REMOTE.fullmatch(text):
+        return "remote", text
+    raise RuleError(f"--cluster {text!r}: use local:N (N worker processes on this machine) or "
+                    f"a scheduler address such as tcp://host:8786")
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise RuleError(f"--cluster needs dask.distributed: {INSTALL_HINT}") from None
+    return distributed
+
+
+class Cluster:
+    """A connection to a Dask scheduler (``with Cluster("local:2") as c: ...``).  ``local:N``
+    starts a LocalCluster of N single-threaded worker processes and stops it at the end; an
+    address connects to a running scheduler (a clear error within CONNECT_TIMEOUT_S seconds when
+    it cannot be reached).  An existing ``distributed.Client`` is used as it is."""
+
+    def __init__(self, address, threads_per_worker: int = 1):
+        self.address = address
+        self.threads_per_worker = threads_per_worker
+        self.client = None
+        self._local = None
+        self._own_client = True
+
+    def __enter__(self) -> "Cluster":
+        distributed = _distributed()
+        if isinstance(self.address, distributed.Client):
+            self.client, self._own_client = self.address, False
+            return self
+        kind, value = parse_address(self.address)
+        if kind == "local":
+            self._local = distributed.LocalCluster(
+                n_workers=value, threads_per_worker=self.threads_per_worker, processes=True,
+                dashboard_address=None, silence_logs=50)
+            self.client = distributed.Client(self._local)
+        else:
+            try:
+                self.client = distributed.Client(value, timeout=f"{CONNECT_TIMEOUT_S}s")
+            except (OSError, TimeoutError) as exc:
+                raise RuleError(f"--cluster {value}: no Dask scheduler answered within "
+                                f"{CONNECT_TIMEOUT_S} s ({type(exc).__name__})") from None
+        return self
+
+    def __exit__(self, *exc):
+        if self.client is not None and self._own_client:
+            self.client.close()
+        if self._local is not None:
+            self._local.close()
+
+    def warm_up(self, wire: dict, level: int = 1):
+        """Every worker compiles (or loads from its cache) the engine and the policy now, so
+        that the first chunks' timings hold games only."""
+        self.client.run(play_chunk, Chunk(level, 0, 0, 4, wire, {}, True))
+
+    def n_threads(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+
+# --- policies as data --------------------------------------------------------------------
+def policy_wire(policy) -> dict:
+    """What a worker needs to rebuild ``policy`` (a ``policies.Policy``): a built-in's name
+    and the parameters it sets, or a policy file's source with the .py files beside it."""
+    from policies import builtin_policies
+    base = policy.base or policy.name
+    overrides = {k: float(v) for k, v in dict(policy.overrides).items()}
+    if base in builtin_policies():
+        return {"kind": "builtin", "name": base, "params": overrides}
+    if not policy.source or not Path(policy.source).is_file():
+        raise RuleError(f"policy {policy.name!r} cannot be sent to a cluster: name a built-in "
+                        f"policy or path/to/file.py:function")
+    path = Path(policy.source)
+    function = base.rpartition(":")[2] if ":" in base else base
+    files = {f.name: f.read_text() for f in sorted(path.parent.glob("*.py"))}
+    if sum(len(t) for t in files.values()) > MAX_SHIPPED_BYTES:
+        files = {path.name: path.read_text()}
+    digest = hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest()[:16]
+    return {"kind": "file", "file": path.name, "function": function, "files": files,
+            "sha256": digest, "params": overrides}
+
+
+def policy_from_wire(wire: dict):
+    """The Policy on the worker (built-ins by name; a file written once per content hash; the
+    loader puts the file's folder first on sys.path, so its helpers import)."""
+    from policies import load_policy
+    if wire["kind"] == "builtin":
+        return load_policy(wire["name"], wire["params"])
+    folder = Path(tempfile.gettempdir()) / "friday-lab-policies" / wire["sha256"]
+    if not (folder / wire["file"]).is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, text in wire["files"].items():
+            tmp = folder / f".{name}.{os.getpid()}.tmp"
+            tmp.write_text(text)
+            os.replace(tmp, folder / name)
+    return load_policy(f"{folder / wire['file']}:{wire['function']}", wire["params"])
+
+
+# --- the unit of work --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Chunk:
+    """Games first_game .. first_game+count-1 of (level, seed) with one policy and options."""
+    level: int
+    seed: int
+    first_game: int
+    count: int
+    policy: dict
+    options: dict = field(default_factory=dict)
+    summary: bool = False
+
+
+_POLICIES: dict = {}
+
+
+def play_chunk(chunk: Chunk):
+    """Runs on a worker: the chunk's rows (dict of int64 columns) or its raw aggregate.  The
+    rebuilt policy is kept per process, so a worker compiles (or loads) it once."""
+    from sim import fast
+    key = repr(sorted((k, repr(v)) for k, v in chunk.policy.items()))
+    policy = _POLICIES.get(key)
+    if policy is None:
+        policy = _POLICIES[key] = policy_from_wire(chunk.policy)
+    options = Options(**chunk.options)
+    threads = _worker_threads()
+    if chunk.summary:
+        return fast.api.summary_chunk(chunk.level, chunk.seed, chunk.first_game, chunk.count,
+                                      policy, options, threads)
+    return fast.run_batch(chunk.level, chunk.seed, chunk.first_game, chunk.count, policy,
+                          options, threads)
+
+
+def _worker_threads():
+    try:
+        from distributed import get_worker
+        return get_worker().state.nthreads
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+
+def split(level, seed, games, policy_wire_, options, chunk_size, summary, first_game=0):
+    """The chunks of a run, in game order."""
+    out = []
+    for start in range(0, games, chunk_size):
+        out.append(Chunk(level, seed, first_game + start, min(chunk_size, games - start),
+                         policy_wire_, options.as_dict() if options else {}, summary))
+    return out
+
+
+@dataclass
+class Progress:
+    """Chunks and games done, for a progress line: games/s and ETA from the futures."""
+    total_games: int
+    done_games: int = 0
+    done_chunks: int = 0
+    start: float = field(default_factory=time.perf_counter)
+
+    def add(self, games):
+        self.done_games += games
+        self.done_chunks += 1
+
+    def rate(self) -> float:
+        return self.done_games / max(time.perf_counter() - self.start, 1e-9)
+
+    def eta(self) -> float:
+        return (self.total_games - self.done_games) / max(self.rate(), 1e-9)
+
+
+def run_chunks(cluster: Cluster, chunks, on_progress=None, window=None, retries=2,
+               ordered=True, task=play_chunk, should_stop=None, poll_s=0.2):
+    """Yield (chunk, result) in chunk order (``ordered=False``: as they finish).  At most
+    ``window`` chunks are in flight (default 4 per worker thread); a chunk whose worker died is
+    re-run by Dask (``retries`` more attempts, plus the scheduler's own rescheduling).  When
+    ``should_stop()`` turns true (checked every ``poll_s`` s: Ctrl-C) or the generator is
+    closed, the chunks still outstanding are cancelled."""
+    distributed = _distributed()
+    client = cluster.client
+    window = window or 4 * cluster.n_threads()
+    pending = deque(enumerate(chunks))
+    finished: dict = {}
+    by_future: dict = {}
+    next_index = 0
+    try:
+        while pending or by_future or finished:
+            while pending and len(by_future) < window:
+                i, ch = pending.popleft()
+                by_future[client.submit(task, ch, retries=retries, pure=False)] = (i, ch)
+            while next_index in finished:
+                yield finished.pop(next_index)
+                next_index += 1
+            if not by_future:
+                continue
+            try:
+                done, _ = distributed.wait(list(by_future), timeout=poll_s,
+                                           return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = ()
+            for fut in done:
+                i, ch = by_future.pop(fut)
+                finished[i] = (ch, fut.result())
+                fut.release()
+                if on_progress is not None:
+                    on_progress(ch)
+            if should_stop is not None and should_stop():
+                return
+            if not ordered:
+                for i in sorted(finished):
+                    yield finished.pop(i)
+    finally:
+        if by_future:
+            client.cancel(list(by_future))
+
+
+def aggregate(cluster: Cluster, chunks, on_progress=None, should_stop=None) -> np.ndarray:
+    """The summed aggregate of summary chunks (sim.fast.api.summary_chunk vectors: integer
+    sums, so the order in which chunks finish does not matter)."""
+    from sim.fast import runner
+    total = np.zeros(runner.AGG_SIZE, np.int64)
+    for _, agg in run_chunks(cluster, chunks, on_progress, ordered=False,
+                             should_stop=should_stop):
+        total += agg
+    return total
