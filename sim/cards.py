@@ -86,15 +86,6 @@ assert (N_CARDS, len(START_IDS), len(AGING_IDS), len(HAZARD_IDS), len(PIRATE_IDS
     (69, 18, 11, 30, 10), "cards.csv does not match R1.1"
 
 
-def card_label(card: int) -> str:
-    """Short human label, e.g. 'genius(2)#17' or 'Wild animals/sort3#55'."""
-    if KIND[card] == KIND_HAZARD:
-        return f"{HAZARD_TITLE[card]} [{NAME[card]} {FIGHT_VALUE[card]:+d}]#{card}"
-    if KIND[card] == KIND_PIRATE:
-        return f"{NAME[card]}#{card}"
-    return f"{NAME[card]}({FIGHT_VALUE[card]:+d})#{card}"
-
-
 def header_table() -> list[dict]:
     """The card table as TRACE.md's header writes it."""
     out = []
