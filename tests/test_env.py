@@ -46,3 +46,13 @@ def test_illegal_action_ends_the_episode_with_a_penalty_and_bad_reward_kind():
     assert np.array_equal(obs, obs2)
     with pytest.raises(RuleError, match="reward"):
         FridayEnv(reward="points")
+
+
+def test_readme_env_example_runs(capsys):
+    import re
+    from pathlib import Path
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    code = re.search(r"```python\n(import numpy as np\nfrom sim.env import FridayEnv\n.*?)```",
+                     readme, re.S).group(1)
+    exec(code, {})
+    assert capsys.readouterr().out.strip()

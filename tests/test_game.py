@@ -183,3 +183,15 @@ def test_observation_phase_none_at_the_end():
     g = Game.new(level=4, seed=0, game=0)
     g.play("random")
     assert g.observation[O.O_PHASE] == O.PH_NONE and g.phase == "none"
+
+
+def test_readme_game_example_runs():
+    import re
+    from pathlib import Path
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    code = re.search(r"```python\n(from sim import Game\n.*?)```", readme, re.S).group(1)
+    scope: dict = {}
+    exec(code, scope)
+    g = scope["g"]
+    assert g.is_over and scope["c"].legal_actions() and scope["h"].observation.shape
+    assert Game.new(level=4, seed=1, game=0).legal_action_names() == ["fight:37", "fight:39"]

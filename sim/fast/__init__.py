@@ -1,8 +1,10 @@
 """The fast engine: the reference engine's rules (sim.reference) in Numba, bit for bit.
 
 Same RNG draws in the same order, same legal action lists, same observation at every decision,
-same trace events; whole games and whole batches run inside Numba, with the policy called as a
-first-class function (``policy_function``).  Python API:
+same trace events.  The engine is a state machine (``machine``: ``new_game``, ``observe``,
+``step``, ``clone_into``, ``resample_hidden``); whole games and whole batches run inside Numba as
+the loop "observe, ask the policy, step", the policy called as a first-class function
+(``policy_function``).  ``sim.Game`` is its Python face.  Python API:
 
 * ``play_fast(level, seed, game, policy, options=None, deal=None, actions=None)`` -> dict
 * ``run_batch(level, seed, first_game, n_games, policy, options=None, threads=None)`` -> columns
