@@ -269,4 +269,5 @@ def aggregate(cluster: Cluster, chunks, on_progress=None, should_stop=None) -> n
     for _, agg in run_chunks(cluster, chunks, on_progress, ordered=False,
                              should_stop=should_stop):
         total += agg
+    total[runner.G_FIRST_ERROR] = -1          # a chunk's error raises on its worker instead
     return total
