@@ -1,9 +1,9 @@
 """``friday report``: every built-in policy on every level, in results/.
 
 Writes ``policies.md`` (win rate with 95% Wilson interval, mean and median score per policy and
-level, and the comparisons a researcher asks first), ``pirates.md`` (pirate and pirate-pair
-balance for the default policy), and the figures ``policy_win_rates.png``,
-``score_distributions.png`` and ``pirate_pairs.png``.  Every number comes from the fast
+level, and the comparisons a researcher asks first) and the figures ``policy_win_rates.png``
+and ``score_distributions.png`` (pirate balance: ``friday balance pirates``, sim.lab.balance).
+Every number comes from the fast
 engine's summary mode with the given seed, so anyone can rerun the command and get the same
 files.
 """
@@ -16,12 +16,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import cards as C
 from .results import wilson
 from .rules import Options, RuleError
 
-REPORT_FILES = ("policies.md", "pirates.md", "policy_win_rates.png", "score_distributions.png",
-                "pirate_pairs.png")
+REPORT_FILES = ("policies.md", "policy_win_rates.png", "score_distributions.png")
 
 
 def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
@@ -82,15 +80,13 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     options = options or Options()
     pols = builtin_policies()
     names = list(policies or pols)
-    rows, hists, pirate_summaries = [], {}, {}
+    rows, hists = [], {}
     start = time.perf_counter()
     for name in names:
         for level in levels:
             s = run_summary(level, seed, games, pols[name], options, threads)
             rows.append(summary_row(name, level, s))
             hists[(name, level)] = (s["score_bins"], s["score_hist"])
-            if name == "expert":
-                pirate_summaries[level] = s
             echo(f"  {name:13s} level {level}: {rows[-1]['win_rate']:.2%} won "
                  f"({time.perf_counter() - start:.0f} s)")
     table = pd.DataFrame(rows)
@@ -99,8 +95,6 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     _write_policies_md(out / "policies.md", table, command, games, seed, options)
     _plot_win_rates(out / "policy_win_rates.png", table)
     _plot_scores(out / "score_distributions.png", hists, names, levels)
-    if pirate_summaries:
-        _write_pirates(out, pirate_summaries, command)
     echo(f"wrote {', '.join(REPORT_FILES)} to {out}/ in {time.perf_counter() - start:.0f} s")
     return table
 
@@ -172,49 +166,4 @@ def _plot_scores(path: Path, hists: dict, names, levels):
     fig.suptitle("Score distributions (R10.3)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def _write_pirates(out: Path, summaries: dict, command: str):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    names = [C.NAME[p] for p in C.PIRATE_IDS]
-    lines = ["# Pirate balance (policy expert)", "",
-             f"Made by `{command}`. A game's pirates are the two drawn at set-up (R2.4); the win "
-             "rate of a pirate is over all games in which it was drawn.", ""]
-    for level, s in sorted(summaries.items()):
-        lines += [f"## Level {level}", "", "| pirate | games | win rate | 95% interval | beaten when met |",
-                  "|---|---|---|---|---|"]
-        for i, name in enumerate(names):
-            g, w = int(s["pirate_games"][i]), int(s["pirate_wins"][i])
-            lo, hi = wilson(w, g)
-            lines.append(f"| {name} | {g:,} | {w / max(g, 1):.2%} | [{lo:.2%}, {hi:.2%}] | "
-                         f"{int(s['pirate_beaten'][i]):,} |")
-        pg, pw = s["pair_games"] + s["pair_games"].T, s["pair_wins"] + s["pair_wins"].T
-        pairs = []
-        for i in range(10):
-            for j in range(i + 1, 10):
-                if pg[i, j]:
-                    lo, hi = wilson(int(pw[i, j]), int(pg[i, j]))
-                    pairs.append((pw[i, j] / pg[i, j], i, j, int(pg[i, j]), lo, hi))
-        pairs.sort()
-        lines += ["", "Hardest pairs:", "", "| pair | games | win rate | 95% interval |", "|---|---|---|---|"]
-        for rate, i, j, g, lo, hi in pairs[:5]:
-            lines.append(f"| {names[i]} + {names[j]} | {g:,} | {rate:.2%} | [{lo:.2%}, {hi:.2%}] |")
-        lines.append("")
-    (out / "pirates.md").write_text("\n".join(lines), encoding="utf-8")
-    level = max(summaries)
-    s = summaries[level]
-    pg, pw = s["pair_games"] + s["pair_games"].T, s["pair_wins"] + s["pair_wins"].T
-    rate = np.where(pg > 0, pw / np.maximum(pg, 1), np.nan)
-    fig, ax = plt.subplots(figsize=(7.5, 6.5))
-    im = ax.imshow(100 * rate, cmap="viridis")
-    short = [n.replace("pirate ", "").split(" (")[0] for n in names]
-    ax.set_xticks(range(10), short, rotation=60, fontsize=8)
-    ax.set_yticks(range(10), short, fontsize=8)
-    fig.colorbar(im, ax=ax, label="games won (%)")
-    ax.set_title(f"Win rate by pirate pair, level {level}, expert")
-    fig.tight_layout()
-    fig.savefig(out / "pirate_pairs.png", dpi=110)
     plt.close(fig)

@@ -40,29 +40,33 @@ class _StopFlag:
             signal.signal(signal.SIGINT, self.previous)
 
 
-def _chunks(level, games, seed, policy, options, engine, threads):
+def _chunks(level, games, seed, policy, options, engine, threads, cards=None):
     if engine == "fast":
         from .fast import iter_batches
-        yield from iter_batches(level, seed, games, policy, options, threads, chunk=FAST_CHUNK)
+        yield from iter_batches(level, seed, games, policy, options, threads, chunk=FAST_CHUNK,
+                                cards=cards)
     else:
         for first in range(0, games, REFERENCE_CHUNK):
             yield reference_batch(level, seed, first, min(REFERENCE_CHUNK, games - first),
-                                  policy, options)
+                                  policy, options, cards)
 
 
 def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
-                   echo=print):
+                   echo=print, cards=None):
     """Play ``games`` games per level; print the summary; write rows to ``out`` (Parquet).
-    Ctrl-C stops after the current chunk: everything finished so far is kept and reported."""
+    Ctrl-C stops after the current chunk: everything finished so far is kept and reported.
+    ``cards``: the card table (sim.cardtable; default the printed one)."""
+    from .cardtable import as_table
+    cards = as_table(cards)
     if summary_only:
-        return _run_summary(levels, games, seed, policy, options, threads, echo)
+        return _run_summary(levels, games, seed, policy, options, threads, echo, cards)
     parts, done, interrupted = [], 0, False
     start = time.perf_counter()
     total = games * len(levels)
     with _StopFlag() as flag:
         try:
             for level in levels:
-                for chunk in _chunks(level, games, seed, policy, options, engine, threads):
+                for chunk in _chunks(level, games, seed, policy, options, engine, threads, cards):
                     parts.append(chunk)
                     done += len(chunk["game"])
                     if sys.stderr.isatty():
@@ -81,7 +85,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     df = to_frame(columns)
     table = summarize(df)
     echo(f"friday-lab: policy {policy.name}, {engine} engine, seed {seed}, "
-         f"options {options.as_dict()}")
+         f"options {options.as_dict()}" + _cards_note(cards))
     echo(f"{len(df):,} games in {elapsed:.1f} s ({len(df) / max(elapsed, 1e-9):,.0f} games/s)"
          + ("  [INTERRUPTED: partial results]" if interrupted else ""))
     echo(format_summary(table))
@@ -89,7 +93,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
         write_parquet(df, out, {"policy": policy.name, "params": dict(zip(policy.param_names,
                                                                           policy.params.tolist())),
                                 "engine": engine, "seed": seed, "options": options.as_dict(),
-                                "interrupted": interrupted})
+                                "cards": cards.meta(), "interrupted": interrupted})
         echo(f"wrote {len(df):,} rows to {out}")
     if interrupted:
         raise SimulationInterrupted(done)
@@ -130,19 +134,24 @@ def write_parquet(df: pd.DataFrame, out: Path, meta: dict):
     os.replace(tmp, out)
 
 
-def _run_summary(levels, games, seed, policy, options, threads, echo):
+def _cards_note(cards) -> str:
+    return "" if cards.is_printed else f", cards edited [{cards.hash}]: {cards.describe()}"
+
+
+def _run_summary(levels, games, seed, policy, options, threads, echo, cards):
     from .fast import run_summary
     from .report import summary_row
     start = time.perf_counter()
     rows = []
     for level in levels:
-        s = run_summary(level, seed, games, policy, options, threads)
+        s = run_summary(level, seed, games, policy, options, threads, cards=cards)
         row = summary_row(policy.name, level, s)
         row["lost_no_life"] = s["causes"]["no_life"] / s["games"]
         row["lost_old_age"] = s["causes"]["old_age"] / s["games"]
         rows.append(row)
     elapsed = time.perf_counter() - start
-    echo(f"friday-lab (summary mode): policy {policy.name}, seed {seed}, options {options.as_dict()}")
+    echo(f"friday-lab (summary mode): policy {policy.name}, seed {seed}, options {options.as_dict()}"
+         + _cards_note(cards))
     echo(f"{games * len(levels):,} games in {elapsed:.1f} s "
          f"({games * len(levels) / max(elapsed, 1e-9):,.0f} games/s)")
     echo(format_summary(pd.DataFrame(rows)))

@@ -6,34 +6,57 @@ import json
 from . import cards as C
 
 
-def header(engine: str, level: int, seed: int, game: int, policy: str, options) -> dict:
+def header(engine: str, level: int, seed: int, game: int, policy: str, options,
+           cards=None) -> dict:
+    """TRACE.md's header; ``cards`` the game's card table (sim.cardtable, default printed):
+    the whole table, and under ``card_table`` its hash and what differs from the printed one."""
+    from .cardtable import as_table
+    cards = as_table(cards)
     return {"e": "header", "format": "friday-trace", "version": 1, "engine": engine,
             "level": level, "seed": seed, "game": game, "policy": policy,
-            "options": options.as_dict(), "cards": C.header_table()}
+            "options": options.as_dict(), "cards": cards.header(),
+            "card_table": {k: v for k, v in cards.meta().items() if k != "source"}}
 
 
 def to_jsonl(events) -> str:
     return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
 
 
+_LABELS: dict = {}
+
+
 def _card(c) -> str:
-    return "-" if c is None else C.card_label(int(c))
+    return "-" if c is None else _LABELS.get(int(c)) or C.card_label(int(c))
 
 
 def _cards(ids) -> str:
     return ", ".join(_card(c) for c in ids) if ids else "none"
 
 
+def _header_label(card: dict) -> str:
+    """sim.cards.card_label, from a trace header's card entry (the game's own table)."""
+    if card["kind"] == "hazard":
+        return f"{card['hazard']['title']} [{card['name']} {card['fight_value']:+d}]#{card['id']}"
+    if card["kind"] == "pirate":
+        return f"{card['name']}#{card['id']}"
+    return f"{card['name']}({card['fight_value']:+d})#{card['id']}"
+
+
 def render_text(events) -> str:
-    """A play-by-play a player would enjoy reading."""
+    """A play-by-play a player would enjoy reading (cards labelled from the header's table)."""
     lines = []
+    _LABELS.clear()
     for ev in events:
         e = ev["e"]
         if e == "header":
+            _LABELS.update({int(c["id"]): _header_label(c) for c in ev.get("cards", ())})
             lines.append(f"Friday, level {ev['level']}, seed {ev['seed']} game {ev['game']}, "
                          f"policy {ev['policy']} ({ev['engine']} engine)")
             opts = ", ".join(f"{k}={v}" for k, v in ev["options"].items())
             lines.append(f"  rule options: {opts}")
+            edits = ev.get("card_table", {}).get("changes")
+            if edits:
+                lines.append(f"  card table edited: {'; '.join(edits)}")
         elif e == "setup":
             lines.append(f"Set-up: life {ev['life']}/{ev['max_life']}, pirates "
                          f"{_cards(ev['pirates'])}; {len(ev['robinson_stack'])} Robinson cards, "

@@ -20,4 +20,5 @@ def test_notebook_cells_run(path, monkeypatch):
 
 
 def test_notebooks_are_generated_from_make_notebooks():
-    assert {p.name for p in NOTEBOOKS} == {"cull_green_question.ipynb", "pirate_pairs.ipynb"}
+    assert {p.name for p in NOTEBOOKS} == {"cull_green_question.ipynb", "pirate_pairs.ipynb",
+                                            "pirate_balance.ipynb"}

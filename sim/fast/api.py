@@ -22,6 +22,15 @@ _T = card_table()
 _compiled: dict = {}
 
 
+def _table(cards) -> np.ndarray:
+    """``T`` of the game's card table: None is the printed one; else a sim.cardtable.CardTable
+    or a cards.csv path.  Only data: an edited table needs no recompilation."""
+    if cards is None:
+        return _T
+    from sim.cardtable import as_table
+    return as_table(cards).fast_array()
+
+
 def policy_function(policy):
     """The policy's decide compiled with exactly layout.POLICY_SIG (cached on disk when the
     policy's source allows it), so that the one cached engine accepts it.
@@ -93,10 +102,11 @@ def _scripted_decide(obs, legal, n_legal, params, rng):
 
 
 def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
-              record=False) -> dict:
+              record=False, cards=None) -> dict:
     """One game with the fast engine: trace (as the reference's Game.trace), won, cause,
     score, life, turn, stats.  ``actions``: a list of action ids (or names) played instead of
-    the policy.  ``record``: also return the observation and legal actions of every decision."""
+    the policy.  ``record``: also return the observation and legal actions of every decision.
+    ``cards``: the card table (sim.cardtable; default the printed one), in every function here."""
     level = check_level(level)
     options = options or Options()
     name = getattr(policy, "name", "policy")
@@ -123,7 +133,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
         DOBS = np.zeros((1, 1), np.int64)
         DLEG = np.zeros((1, 1), np.int64)
     D = _deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
-    runner.entry("single")(fn, S, P, obs, L, E, SCR, _T, R, PR, prm, DOBS, DLEG, D)
+    runner.entry("single")(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
     err = int(S[S_ERR])
     if err == ERR_ILLEGAL:
         if actions is not None and int(S[S_ERR_ACTION]) == -1:
@@ -154,14 +164,15 @@ def _n_blocks(n_games: int) -> int:
     return max(1, min(n_games, threads * 16, max(1, n_games // 64)))
 
 
-def run_batch(level, seed, first_game, n_games, policy, options=None, threads=None) -> dict:
+def run_batch(level, seed, first_game, n_games, policy, options=None, threads=None,
+              cards=None) -> dict:
     """Games first_game .. first_game+n_games-1 in parallel: one row of results per game."""
     level = check_level(level)
     _set_threads(threads)
     out = np.zeros((int(n_games), N_ROW), np.int64)
     if n_games > 0:
         aggs = np.zeros((_n_blocks(int(n_games)), runner.AGG_SIZE), np.int64)
-        runner.entry("batch")(policy_function(policy), _T,
+        runner.entry("batch")(policy_function(policy), _table(cards),
                               np.ascontiguousarray(policy.params, dtype=np.float64), level,
                               int(seed), int(first_game), int(n_games), _opts(options), out,
                               aggs)
@@ -176,17 +187,17 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
 
 
 def iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=100_000,
-                 first_game=0):
+                 first_game=0, cards=None):
     """run_batch chunk by chunk (progress, clean stop); same rows whatever the chunk size."""
     done = 0
     while done < n_games:
         k = min(int(chunk), n_games - done)
-        yield run_batch(level, seed, first_game + done, k, policy, options, threads)
+        yield run_batch(level, seed, first_game + done, k, policy, options, threads, cards)
         done += k
 
 
 def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
-                first_game=0, progress=None) -> dict:
+                first_game=0, progress=None, cards=None) -> dict:
     """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
     level = check_level(level)
     _set_threads(threads)
@@ -195,11 +206,12 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
     first_error = -1
     fn = policy_function(policy)
     prm = np.ascontiguousarray(policy.params, dtype=np.float64)
+    T = _table(cards)
     done = 0
     while done < n_games:
         k = min(int(chunk), n_games - done)
         aggs = np.zeros((_n_blocks(k), R.AGG_SIZE), np.int64)
-        R.entry("batch")(fn, _T, prm, level, int(seed), int(first_game + done), k,
+        R.entry("batch")(fn, T, prm, level, int(seed), int(first_game + done), k,
                          _opts(options), np.zeros((1, 1), np.int64), aggs)
         fe = aggs[:, R.G_FIRST_ERROR]
         if first_error < 0 and (fe >= 0).any():
@@ -209,7 +221,7 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
         if progress is not None:
             progress(done, n_games)
     if total[R.G_ERRORS]:
-        play_fast(level, seed, first_error, policy, options)   # raises with the message
+        play_fast(level, seed, first_error, policy, options, cards=cards)   # raises with the message
         raise RuntimeError(f"fast engine error in game {first_error}")
     pirates = np.arange(59, 69)
     t = total

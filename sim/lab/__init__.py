@@ -1,0 +1,1 @@
+"""Questions asked of many games: pandas in, pandas out."""
