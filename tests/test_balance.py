@@ -143,3 +143,22 @@ def test_balance_bad_input(args, message):
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
+def test_readme_sweep_table_is_the_results_csv():
+    """The README's sweep table quotes results/sweep_9_35_level4.csv (made by the command
+    named next to it)."""
+    import re
+    from pathlib import Path
+    import pandas as pd
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text()
+    assert "friday balance sweep --set 9/35.pirate_hazard_value --values 25:41:2" in readme
+    csv = pd.read_csv(root / "results" / "sweep_9_35_level4.csv")
+    assert len(csv) >= 8
+    for r in csv.itertuples():
+        row = re.search(rf"^\| {r.value} \| {r.games:,} \| (\S+)% .*\| {r.faced:,} \| (\S+)% ",
+                        readme, re.M)
+        assert row, r.value
+        assert float(row.group(1)) == pytest.approx(100 * r.win_rate, abs=0.006)
+        assert float(row.group(2)) == pytest.approx(100 * r.beaten_rate, abs=0.006)

@@ -15,8 +15,11 @@ from .balance import ABILITY_TEXT, pirate_description, pirate_label
 
 
 def _plt():
+    """pyplot; Agg unless a session (a notebook) has chosen its backend already."""
+    import sys
     import matplotlib
-    matplotlib.use("Agg")
+    if "matplotlib.pyplot" not in sys.modules:
+        matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
 
