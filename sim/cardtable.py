@@ -234,7 +234,7 @@ def load_csv(path) -> CardTable:
     """A whole card table in the package's cards.csv format (any row order)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")     # a spreadsheet may add a BOM
     except FileNotFoundError:
         raise CardTableError(f"--cards {path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
