@@ -262,8 +262,8 @@ def balance_pirates(
         study = B.pirate_study(levels, games, seed, pol, table, options, threads, on_level=show)
         what_if = None
         if what_if_games:
-            what_if = _what_if(study, max(levels), what_if_values, what_if_games, seed, pol,
-                               table, options, threads)
+            what_if = B.what_if_hardest(study, max(levels), what_if_values, what_if_games,
+                                        seed, pol, table, options, threads)
             typer.echo("\n".join(sweep_markdown(what_if)))
         if out is not None:
             command = " ".join(
@@ -281,23 +281,6 @@ def balance_pirates(
         raise typer.Exit(130)
     except RuleError as exc:
         fail(str(exc))
-
-
-def _what_if(study, level, values, games, seed, pol, table, options, threads):
-    """Sweep the value of the hardest pirate at ``level`` (its free cards if R9.5 computes
-    its value) down to where it is beaten as often as the median pirate."""
-    from . import cards as C
-    from .lab import balance as B
-    hardest = int(study["pirates"][study["pirates"]["level"] == level].iloc[0]["pirate"])
-    ability = C.PIRATE_ABILITY_NAMES[int(table.PIRATE_ABILITY[hardest])]
-    if ability in ("plus2_per_aging", "fight_remaining_hazards"):
-        field, v0 = "pirate_free_cards", int(table.PIRATE_FREE[hardest])
-        default = f"{v0}:{v0 + 10}:1"
-    else:
-        field, v0 = "pirate_hazard_value", int(table.PIRATE_VALUE[hardest])
-        default = f"{max(0, v0 - 20)}:{v0}:2"
-    return B.sweep(f"{hardest}.{field}", B.parse_values(values or default), level, games, seed,
-                   pol, table, options, threads)
 
 
 def parse_target_rate(text: str | None) -> float | None:
@@ -366,12 +349,12 @@ def balance_sweep(
         pol = load_policy(policy, parse_params(param))
         res = B.sweep(swept[0], vals, level, games, seed, pol, table, options, threads,
                       target_rate=rate, bootstrap=bootstrap)
-        from .lab.balance_report import sweep_figure, sweep_markdown
+        from .lab.balance_report import sweep_figure, sweep_markdown, write_csv
         typer.echo(f"sweep of {res['label']} {res['field']}, level {level}, policy {pol.name}, "
                    f"{games:,} games per value (seed {seed}, same deals), cards {table.describe()}")
         typer.echo("\n".join(sweep_markdown(res)))
         if csv is not None:
-            res["table"].to_csv(csv, index=False)
+            write_csv(res["table"], csv)
             typer.echo(f"wrote {csv}")
         if out is not None:
             sweep_figure(res, out, pol.name)

@@ -368,3 +368,21 @@ def _crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed) -> di
             "method": "linear interpolation between adjacent values; 95% percentile interval "
                       f"of a Poisson bootstrap over games ({int(bootstrap)} replicates, the "
                       "same game weights for every value)"}
+
+
+def what_if_hardest(study, level, values, games, seed, policy, cards=None, options=None,
+                    threads=None) -> dict:
+    """Sweep the value of the hardest pirate of ``study`` at ``level`` (its free cards where
+    R9.5 computes its value): by default from 20 below the printed value up to it, step 2."""
+    t = as_table(cards)
+    p = study["pirates"]
+    hardest = int(p[p["level"] == level].iloc[0]["pirate"])
+    if C.PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[hardest])] in ("plus2_per_aging",
+                                                                 "fight_remaining_hazards"):
+        field, v0 = "pirate_free_cards", int(t.PIRATE_FREE[hardest])
+        default = f"{v0}:{v0 + 10}:1"
+    else:
+        field, v0 = "pirate_hazard_value", int(t.PIRATE_VALUE[hardest])
+        default = f"{max(0, v0 - 20)}:{v0}:2"
+    return sweep(f"{hardest}.{field}", parse_values(values or default), level, games, seed,
+                 policy, t, options, threads)

@@ -273,12 +273,18 @@ def write_study(out: Path, study: dict, policy: str, command: str, cards=None, w
     if what_if is not None:
         sweep_figure(what_if, out / "pirate_what_if.png", policy)
     for name, df in (("pirates.csv", study["pirates"]), ("pirate_pairs.csv", study["pairs"])):
-        tmp = out / (name + ".partial")
-        df.to_csv(tmp, index=False)
-        os.replace(tmp, out / name)
+        write_csv(df, out / name)
     tmp = out / "pirates.md.partial"
     tmp.write_text(study_markdown(study, policy, command, cards, what_if), encoding="utf-8")
     os.replace(tmp, out / "pirates.md")
+
+
+def write_csv(df: pd.DataFrame, path: Path):
+    """A table as CSV, written to a temporary name and renamed (never half-written)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".partial")
+    df.to_csv(tmp, index=False)
+    os.replace(tmp, path)
 
 
 STUDY_FILES = ("pirates.md", "pirates.csv", "pirate_pairs.csv", "pirate_ranking.png")
