@@ -57,6 +57,8 @@ def test_statistics_against_scipy():
     chi2, p, _, _ = stats.chi2_contingency(table, correction=False)
     assert B.two_proportion_p(130, 1000, 170, 1000) == pytest.approx(p, rel=1e-9)
     assert np.allclose(B.holm([0.01, 0.04, 0.03, 0.5]), [0.04, 0.09, 0.09, 0.5])
+    assert B.mcnemar_exact(10, 20) == pytest.approx(stats.binomtest(20, 30).pvalue)
+    assert B.mcnemar_exact(0, 0) == 1.0
     r, lo, hi = B.rate_ci(30, 100)
     ci = stats.binomtest(30, 100).proportion_ci(method="wilson")
     assert (r, lo, hi) == pytest.approx((0.3, ci.low, ci.high), abs=1e-9)

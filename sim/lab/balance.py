@@ -10,7 +10,8 @@
   same game indices: common random numbers), the win rate (and a pirate's beaten-when-faced
   rate) per value, and the value at which the card is as hard as the median pirate (or gives a
   target win rate), by linear interpolation, with a 95% interval from a Poisson bootstrap over
-  games (the same game weights for every value, so the pairing is kept).
+  games (the same game weights for every value, so the pairing is kept); each value's win rate
+  against the previous value's on the same games, with McNemar's exact test.
 
 The statistics are small named functions (``wilson``, ``two_proportion_p``, ``holm``) so that
 they can later move into ``sim.lab.stats``.
@@ -55,6 +56,12 @@ def two_proportion_p(k1, n1, k2, n2) -> float:
     if se == 0:
         return 1.0
     return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se))
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """McNemar's exact test on paired outcomes: games won under only one of two settings."""
+    n = int(only_a) + int(only_b)
+    return 1.0 if n == 0 else float(stats.binomtest(int(only_b), n).pvalue)
 
 
 def holm(pvalues) -> np.ndarray:
@@ -297,10 +304,15 @@ def sweep(target: str, values, level, games, seed, policy, cards=None, options=N
     is_pirate = int(C.KIND[card]) == C.KIND_PIRATE
     runs = [play(level, seed, games, policy, t, options, threads, progress) for t in tables]
     rows = []
-    for v, g, t in zip(values, runs, tables):
+    for k, (v, g, t) in enumerate(zip(values, runs, tables)):
         row = {"value": v, "games": len(g)}
         r, lo, hi = rate_ci(int(g.won.sum()), len(g))
         row.update({"win_rate": r, "win_lo": lo, "win_hi": hi})
+        if k:                             # paired with the previous value: the same deals
+            prev = runs[k - 1].won
+            only_prev, only_here = int((prev & ~g.won).sum()), int((g.won & ~prev).sum())
+            row.update({"win_diff_vs_previous": (only_here - only_prev) / len(g),
+                        "mcnemar_p": mcnemar_exact(only_prev, only_here)})
         if is_pirate:
             i = card - FIRST_PIRATE
             c = g.counts()

@@ -164,14 +164,17 @@ def terminal_table(d: pd.DataFrame) -> str:
 
 def sweep_markdown(result: dict) -> list[str]:
     tab = result["table"]
-    head = "| value | games | win rate [95%] |"
-    sep = "|---|---|---|"
+    head = "| value | games | win rate [95%] | vs previous value (McNemar p) |"
+    sep = "|---|---|---|---|"
     if result["is_pirate"]:
         head += " fights | beaten when faced [95%] | median other pirate |"
         sep += "---|---|---|"
     lines = [head, sep]
     for r in tab.to_dict("records"):
-        line = f"| {r['value']} | {r['games']:,} | {pct(r['win_rate'], r['win_lo'], r['win_hi'])} |"
+        paired = ("" if not np.isfinite(r.get("mcnemar_p", np.nan)) else
+                  f"{100 * r['win_diff_vs_previous']:+.2f} points (p={r['mcnemar_p']:.2g})")
+        line = (f"| {r['value']} | {r['games']:,} | {pct(r['win_rate'], r['win_lo'], r['win_hi'])}"
+                f" | {paired} |")
         if result["is_pirate"]:
             line += (f" {r['faced']:,} | {pct(r['beaten_rate'], r['beaten_lo'], r['beaten_hi'])} |"
                      f" {r['median_other_beaten']:.2%} |")
