@@ -46,9 +46,13 @@ def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games: int, c
     """Per level, the pirates ranked by beaten-when-faced rate (95% Wilson interval bars)."""
     plt = _plt()
     levels = sorted(pirates["level"].unique())
-    fig, axes = plt.subplots(1, len(levels), figsize=(4.2 * len(levels) + 0.5, 5.6),
+    ncols = min(2, len(levels))
+    nrows = (len(levels) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols + 0.6, 4.6 * nrows + 1.4),
                              squeeze=False)
-    for ax, level in zip(axes[0], levels):
+    for ax in axes.flat[len(levels):]:
+        ax.axis("off")
+    for ax, level in zip(axes.flat, levels):
         d = pirates[pirates["level"] == level].sort_values("beaten_rate", ascending=False)
         y = np.arange(len(d))
         rate = 100 * d["beaten_rate"].to_numpy()
@@ -65,8 +69,8 @@ def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games: int, c
     fig.suptitle(f"How often policy {policy} beats each pirate when it faces it "
                  f"({games:,} games per level; bars: 95% Wilson intervals; n = fights)",
                  fontsize=10)
-    fig.text(0.01, 0.01, _special_legend(cards), fontsize=7, va="bottom", family="monospace")
-    fig.tight_layout(rect=(0, 0.14, 1, 0.95))
+    fig.text(0.01, 0.005, _special_legend(cards), fontsize=7.5, va="bottom", family="monospace")
+    fig.tight_layout(rect=(0, 0.16 / nrows, 1, 0.96))
     return _save(fig, path)
 
 
