@@ -164,3 +164,24 @@ def test_readme_sweep_table_is_the_results_csv():
         assert row, r.value
         assert float(row.group(1)) == pytest.approx(100 * r.win_rate, abs=0.006)
         assert float(row.group(2)) == pytest.approx(100 * r.beaten_rate, abs=0.006)
+
+
+def test_readme_study_headline_is_results_pirates_csv():
+    """The README's study table quotes results/pirates.csv (friday balance pirates ...)."""
+    import re
+    from pathlib import Path
+    import pandas as pd
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text()
+    assert "friday balance pirates --level all --games 1000000 --seed 1" in readme
+    table = pd.read_csv(root / "results" / "pirates.csv")
+    assert sorted(table["level"].unique()) == [1, 2, 3, 4]
+    assert (table.groupby("level")["drawn"].sum() == 2_000_000).all()   # two pirates a game
+    for level, d in table.groupby("level"):
+        d = d.sort_values("rank")
+        row = re.search(rf"^\| {level} \| (.+?) (\S+)% \[.*?\| (.+?) (\S+)% \[", readme, re.M)
+        assert row, level
+        hard, easy = d.iloc[0], d.iloc[-1]
+        assert row.group(1) == hard["label"] and row.group(3) == easy["label"]
+        assert float(row.group(2)) == pytest.approx(100 * hard["beaten_rate"], abs=0.006)
+        assert float(row.group(4)) == pytest.approx(100 * easy["beaten_rate"], abs=0.006)

@@ -91,12 +91,13 @@ def pair_heatmap(pairs: pd.DataFrame, level: int, path: Path, policy: str, cards
     labels = [pirate_label(p, t) for p in C.PIRATE_IDS]
     ax.set_xticks(range(n), labels, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(n), labels, fontsize=8)
-    top = np.nanmax(rate) if np.isfinite(rate).any() else 1.0
+    lo, hi = (np.nanmin(rate), np.nanmax(rate)) if np.isfinite(rate).any() else (0.0, 1.0)
     for i in range(n):
         for j in range(n):
-            if i != j and count[i, j]:
+            if i != j and count[i, j]:          # dark text on the light half of viridis
+                light = (rate[i, j] - lo) > 0.5 * (hi - lo)
                 ax.text(j, i, f"{rate[i, j]:.1f}%\n{count[i, j]:,}", ha="center", va="center",
-                        fontsize=6.5, color="black" if rate[i, j] > 0.6 * top else "white")
+                        fontsize=6.5, color="black" if light else "white")
     ax.set_xlabel("pirate")
     ax.set_ylabel("the other pirate")
     fig.colorbar(im, ax=ax, label="games won (%)", shrink=0.8)
