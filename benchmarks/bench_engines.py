@@ -10,7 +10,11 @@
 * JIT first compile (fresh NUMBA_CACHE_DIR in a temp dir) and cached start of a fresh process;
 * peak memory (ru_maxrss of a fresh process) for --rows-games rows and --summary-games summary;
 * where a game's time goes (--split-level, last policy, 1 thread): the same games with the
-  policy asked twice per decision; the difference is the policy's share, the rest the engine's.
+  policy asked twice per decision; the difference is the policy's share, the rest the engine's;
+* with --base COMMIT: this engine against COMMIT's, in one run: COMMIT is checked out in a
+  temporary git worktree (outside the repository, removed afterwards), each engine runs in its
+  own long-lived process, and the timings alternate between the two (best of --repeat each),
+  games/s per policy, level and thread count, results checked equal; plus both cold compiles.
 """
 from __future__ import annotations
 
@@ -48,6 +52,91 @@ else:
 dt = time.time() - t
 print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, dt)
 """
+
+
+_WORKER = """
+import sys, time
+from policies import load_policy
+from sim.fast import run_batch
+print("ready", flush=True)
+for line in sys.stdin:
+    name, level, threads, n = line.split()
+    pol = load_policy(name)
+    run_batch(int(level), 1, 0, 100, pol, threads=int(threads))
+    t = time.perf_counter()
+    r = run_batch(int(level), 1, 0, int(n), pol, threads=int(threads))
+    dt = time.perf_counter() - t
+    print(dt, int(r["won"].sum()), int(r["score"].sum()), flush=True)
+"""
+
+
+class _Worker:
+    """One engine (a checkout at ``root``) in its own process, timing run_batch on request."""
+
+    def __init__(self, root: Path):
+        env = dict(os.environ, PYTHONPATH=str(root))
+        self.p = subprocess.Popen([sys.executable, "-c", _WORKER], cwd=root, env=env, text=True,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.p.stdout.readline().strip() == "ready"
+
+    def time(self, name, level, threads, n):
+        self.p.stdin.write(f"{name} {level} {threads} {n}\n")
+        self.p.stdin.flush()
+        dt, wins, score = self.p.stdout.readline().split()
+        return float(dt), (int(wins), int(score))
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def _cold_compile(root: Path, policy: str) -> float:
+    """Seconds of warm_up(policy) in a fresh process with an empty Numba cache."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, PYTHONPATH=str(root))
+        out = subprocess.run([sys.executable, "-c", _START.format(policy=policy)], cwd=root,
+                             env=env, capture_output=True, text=True, check=True)
+        return float(out.stdout.strip().splitlines()[-1])
+
+
+def _compare(a, names, print):
+    """This engine against the one of commit ``a.base`` (module docstring)."""
+    tmp = Path(tempfile.mkdtemp(prefix="friday-base-"))
+    base_root = tmp / "base"
+    subprocess.run(["git", "worktree", "add", "--detach", str(base_root), a.base], cwd=ROOT,
+                   check=True, capture_output=True)
+    try:
+        print(f"\n## This engine against {a.base} (one run)\n")
+        cold = {label: _cold_compile(root, names[-1])
+                for label, root in (("base", base_root), ("new", ROOT))}
+        print(f"JIT first compile (empty cache, `warm_up({names[-1]!r})`, a fresh process "
+              f"each): {a.base} {cold['base']:.1f} s, this engine {cold['new']:.1f} s.\n")
+        workers = {"base": _Worker(base_root), "new": _Worker(ROOT)}
+        print(f"{a.games:,} games per timing, best of {a.repeat}, the two engines alternating; "
+              "the results of both are checked equal (wins and score sums).\n")
+        print("| policy | level | threads | " + f"{a.base} games/s | this engine games/s | ratio |")
+        print("|---|---|---|---|---|---|")
+        for name in names:
+            for level in a.levels:
+                for th in a.threads:
+                    best = {"base": float("inf"), "new": float("inf")}
+                    sums = {}
+                    for _ in range(a.repeat):
+                        for label, w in workers.items():
+                            dt, sums[label] = w.time(name, level, th, a.games)
+                            best[label] = min(best[label], dt)
+                    if sums["base"] != sums["new"]:
+                        raise SystemExit(f"the engines disagree: {name} level {level}: {sums}")
+                    rb, rn = a.games / best["base"], a.games / best["new"]
+                    print(f"| {name} | {level} | {th} | {rb:,.0f} | {rn:,.0f} | {rn / rb:.2f}x |")
+        for w in workers.values():
+            w.close()
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(base_root)], cwd=ROOT,
+                       capture_output=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _run(code: str, env=None) -> str:
@@ -120,6 +209,10 @@ def main(argv=None):
                     help="level of the engine/policy time split (0: skip it)")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--base", default=None,
+                    help="also compare with the engine of this git commit (one run, alternating)")
+    ap.add_argument("--base-only", action="store_true",
+                    help="with --base: only the comparison (skip the tables below it)")
     a = ap.parse_args(argv)
 
     lines = []
@@ -134,6 +227,13 @@ def main(argv=None):
     from sim.fast import run_batch
     from sim.reference import play_game
     names = a.policies or list(builtin_policies())
+    if a.base:
+        _compare(a, names, print)
+        if a.base_only:
+            if a.out:
+                Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            return
+        print("\n## This engine\n")
     print("| policy | level | " + " | ".join(f"fast games/s ({t} thr)" for t in a.threads)
           + " | reference games/s | ratio (1 thr) |")
     print("|---|---|" + "---|" * len(a.threads) + "---|---|")

@@ -43,9 +43,11 @@ class Policy:
                 raise RuleError(f"policy {self.name!r} has no parameter {key!r} (known: {known})")
             try:
                 values[key] = float(value)
-            except ValueError:
-                raise RuleError(f"parameter {key} of policy {self.name!r} must be a number, "
-                                f"not {value!r}") from None
+            except (TypeError, ValueError):
+                values[key] = float("nan")
+            if not np.isfinite(values[key]):
+                raise RuleError(f"parameter {key} of policy {self.name!r} must be a finite "
+                                f"number, not {value!r}")
         return Policy(self.name, self.decide, values, self.description)
 
     def reset(self, seed: int, game: int):

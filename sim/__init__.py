@@ -12,3 +12,11 @@ from .numba_cache import drop_stale_numba_caches as _drop_stale_numba_caches
 
 if _os.environ.get("FRIDAY_KEEP_NUMBA_CACHE") != "1":
     _drop_stale_numba_caches()          # before anything is compiled or loaded from the cache
+
+
+def __getattr__(name):
+    """``from sim import Game`` (imported on first use: ``import sim`` compiles nothing)."""
+    if name == "Game":
+        from .game import Game
+        return Game
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

@@ -102,8 +102,8 @@ assert (N_CARDS, len(START_IDS), len(AGING_IDS), len(HAZARD_IDS), len(PIRATE_IDS
 
 
 def card_label(card: int, t=None) -> str:
-    """Short human label, e.g. 'genius(2)#17' or 'Wild animals/sort3#55'; ``t`` a card table
-    (sim.cardtable.CardTable, default the printed one)."""
+    """Short label, e.g. 'genius(+2)#16'; ``t`` a card table (sim.cardtable.CardTable,
+    default the printed one)."""
     t = t or sys.modules[__name__]
     if KIND[card] == KIND_HAZARD:
         return f"{t.HAZARD_TITLE[card]} [{t.NAME[card]} {t.FIGHT_VALUE[card]:+d}]#{card}"

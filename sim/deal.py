@@ -6,8 +6,9 @@
 Every key is optional; what a deal leaves out comes from the seed's normal set-up (R2), and
 every later shuffle still comes from the seed.  After the deal is applied the whole set-up is
 checked: the Robinson and aging stacks together hold exactly the level's start and aging cards
-(R2.1, R2.2), the Robinson stack has 18 cards (19 from level 2), the hazard stack all 30
-hazards, and the pirates are two different pirates.
+(R2.1, R2.2), the aging stack has its difficult cards below the normal ones (R2.1), the Robinson
+stack has 18 cards (19 from level 2), the hazard stack all 30 hazards, and the pirates are two
+different pirates.
 """
 from __future__ import annotations
 
@@ -87,6 +88,13 @@ def check_setup(level, robinson, aging, hazards, pirates):
         raise RuleError(f"deal: at level {level} the robinson_stack holds the 18 start cards"
                         f"{'' if level == 1 else ' and one aging card'} ({want} cards), "
                         f"got {len(robinson)}")
+    top_first = list(reversed(aging))
+    normal_at = [i for i, c in enumerate(top_first) if c in C.AGING_NORMAL_IDS]
+    above = [c for c in top_first[:max(normal_at, default=-1)] if c in C.AGING_DIFFICULT_IDS]
+    if above:
+        raise RuleError(f"deal: the aging_stack breaks R2.1: the difficult aging cards "
+                        f"{list(C.AGING_DIFFICULT_IDS)} go below every normal one, but {above} "
+                        f"are above normal cards")
     if sorted(hazards) != list(C.HAZARD_IDS):
         raise RuleError(f"deal: the hazard_stack must hold each of the 30 hazard cards "
                         f"({C.HAZARD_IDS[0]}..{C.HAZARD_IDS[-1]}) once; duplicates "

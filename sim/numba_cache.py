@@ -69,3 +69,36 @@ def drop_stale_numba_caches() -> list[Path]:
             except OSError:          # a read-only install: Numba then caches elsewhere
                 continue
     return deleted
+
+
+def has_cached_code(py_func) -> bool:
+    """Whether Numba's cache index of ``py_func`` (a plain Python function, jitted with
+    ``cache=True`` somewhere) exists and has an entry for the current source file: the same
+    locator and index file Numba itself reads.  False when it cannot tell."""
+    try:
+        from numba.core.caching import FunctionCache
+        return bool(FunctionCache(py_func)._cache_file._load_index())
+    except Exception:           # a Numba without these internals, an unreadable file
+        return False
+
+
+COMPILE_RECORD = "friday-compile-seconds"
+
+
+def compile_record_path() -> Path:
+    """Where the last measured engine compile time is kept (the fast engine's cache folder)."""
+    return cache_dirs(ROOT / "sim" / "fast")[0] / COMPILE_RECORD
+
+
+def last_compile_seconds() -> float | None:
+    try:
+        return float(compile_record_path().read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def record_compile_seconds(seconds: float):
+    try:
+        compile_record_path().write_text(f"{seconds:.1f}\n")
+    except OSError:
+        pass

@@ -69,9 +69,12 @@ def compare_scores(a: pd.Series, b: pd.Series) -> str:
 
 
 def policy_report(games: int, seed: int, out: Path, threads=None, force=False, echo=print,
-                  policies=None, levels=(1, 2, 3, 4), options: Options | None = None):
+                  policies=None, levels=(1, 2, 3, 4), options: Options | None = None,
+                  quiet=False):
+    """Ctrl-C stops within a second (SimulationInterrupted) and writes no file."""
     from policies import builtin_policies
-    from .fast import run_summary
+    from .progress import Bar, SimulationInterrupted, StopFlag, prepare_engine
+    from .simulate import level_summary
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     existing = [f for f in REPORT_FILES if (out / f).exists()]
@@ -81,14 +84,21 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     pols = builtin_policies()
     names = list(policies or pols)
     rows, hists = [], {}
+    prepare_engine(pols[names[0]], quiet, threads)
     start = time.perf_counter()
-    for name in names:
-        for level in levels:
-            s = run_summary(level, seed, games, pols[name], options, threads)
-            rows.append(summary_row(name, level, s))
-            hists[(name, level)] = (s["score_bins"], s["score_hist"])
-            echo(f"  {name:13s} level {level}: {rows[-1]['win_rate']:.2%} won "
-                 f"({time.perf_counter() - start:.0f} s)")
+    with StopFlag() as flag, Bar(quiet) as bar:
+        tasks = {(name, level): bar.task(f"{name} level {level}", games)
+                 for name in names for level in levels}
+        for name in names:
+            for level in levels:
+                s = level_summary(level, games, seed, pols[name], options, threads, bar,
+                                  tasks[(name, level)], flag)
+                if flag.stop:
+                    raise SimulationInterrupted(len(rows) * games + s["games"])
+                rows.append(summary_row(name, level, s))
+                hists[(name, level)] = (s["score_bins"], s["score_hist"])
+                echo(f"  {name:13s} level {level}: {rows[-1]['win_rate']:.2%} won "
+                     f"({time.perf_counter() - start:.0f} s)")
     table = pd.DataFrame(rows)
     command = (f"friday report --games {games} --seed {seed}"
                + (f" --threads {threads}" if threads else ""))

@@ -1,111 +1,159 @@
-"""Batch simulation behind ``friday simulate``: chunks, progress, interruption, Parquet."""
+"""Batch simulation behind ``friday simulate`` (and ``friday report``): time-bounded chunks,
+progress, Ctrl-C, Parquet.
+
+Games are played in chunks of about ``sim.progress.CHUNK_SECONDS`` each (sized from the
+measured games/s), so that Ctrl-C stops within a fraction of a second and everything finished
+is still reported (and written); the results never depend on the chunks (game g's randomness
+comes from (seed, g) alone, and summary aggregates are sums).
+"""
 from __future__ import annotations
 
 import json
 import os
-import signal
-import sys
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .progress import (Bar, ChunkSizer, SimulationInterrupted, StopFlag, prepare_engine,
+                       prepare_reference)
 from .results import COLUMNS, reference_batch, summarize, to_frame
+from .rules import RuleError
 
-REFERENCE_CHUNK = 500
-FAST_CHUNK = 50_000
-
-
-class _StopFlag:
-    """First Ctrl-C: finish the running chunk, then stop; a second one interrupts at once."""
-
-    def __init__(self):
-        self.stop = False
-        self.previous = None
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def _handle(self, signum, frame):
-        self.stop = True
-        signal.signal(signal.SIGINT, self.previous or signal.default_int_handler)
-        print("\nstopping after the current chunk (Ctrl-C again to abort)", file=sys.stderr)
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
+FIRST_CHUNK = {"fast": 1024, "reference": 2}      # games; later chunks follow the measured rate
 
 
-def _chunks(level, games, seed, policy, options, engine, threads, cards=None):
-    if engine == "fast":
-        from .fast import iter_batches
-        yield from iter_batches(level, seed, games, policy, options, threads, chunk=FAST_CHUNK,
-                                cards=cards)
-    else:
-        for first in range(0, games, REFERENCE_CHUNK):
-            yield reference_batch(level, seed, first, min(REFERENCE_CHUNK, games - first),
-                                  policy, options, cards)
+def header(policy, engine, seed, options, summary_only=False, cards=None) -> str:
+    """The run's first lines: policy, engine, seed, options, and every policy parameter."""
+    names = getattr(policy, "param_names", ())
+    params = ", ".join(f"{n}={v:g}" for n, v in zip(names, policy.params)) or "none"
+    opts = ", ".join(f"{k}={str(v).lower()}" for k, v in options.as_dict().items())
+    return (f"friday-lab{' (summary mode)' if summary_only else ''}: policy {policy.name}, "
+            f"{engine} engine, seed {seed}, options {opts}\n  policy parameters: {params}"
+            + ("" if cards is None or cards.is_printed else
+               f"\n  cards edited [{cards.hash}]: {cards.describe()}"))
+
+
+def play_chunks(games, play, first, bar, task, flag):
+    """Yield ``play(first_game, n)`` for consecutive chunks of games 0..games-1 until done or
+    ``flag.stop``, as (games in the chunk, result); chunk sizes follow the measured rate."""
+    sizer = ChunkSizer(first)
+    done = 0
+    bar.start(task)
+    while done < games and not flag.stop:
+        k = sizer.take(games - done)
+        t = time.perf_counter()
+        part = play(done, k)
+        sizer.measured(k, time.perf_counter() - t)
+        done += k
+        bar.advance(task, k)
+        yield k, part
+
+
+def level_summary(level, games, seed, policy, options, threads, bar, task, flag,
+                  cards=None) -> dict:
+    """Aggregates of games 0..games-1 of one level on the fast engine (fewer if ``flag.stop``
+    was set): sim.fast.run_summary's dict of the games played."""
+    from .fast.api import summary_chunk, summary_from
+    from .fast.runner import AGG_SIZE
+    total = np.zeros(AGG_SIZE, np.int64)
+    for _, agg in play_chunks(games, lambda first, k: summary_chunk(
+            level, seed, first, k, policy, options, threads, cards), FIRST_CHUNK["fast"], bar, task,
+            flag):
+        total += agg
+    return summary_from(level, seed, 0, total)
 
 
 def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
-                   echo=print, cards=None):
+                   echo=print, quiet=False, cards=None):
     """Play ``games`` games per level; print the summary; write rows to ``out`` (Parquet).
-    Ctrl-C stops after the current chunk: everything finished so far is kept and reported.
-    ``cards``: the card table (sim.cardtable; default the printed one)."""
+    Ctrl-C stops after the current chunk: everything finished so far is kept, reported and
+    written, then SimulationInterrupted is raised.  ``cards``: the card table (sim.cardtable;
+    default the printed one)."""
     from .cardtable import as_table
     cards = as_table(cards)
-    if summary_only:
-        return _run_summary(levels, games, seed, policy, options, threads, echo, cards)
-    parts, done, interrupted = [], 0, False
-    start = time.perf_counter()
-    total = games * len(levels)
-    with _StopFlag() as flag:
-        try:
-            for level in levels:
-                for chunk in _chunks(level, games, seed, policy, options, engine, threads, cards):
-                    parts.append(chunk)
-                    done += len(chunk["game"])
-                    if sys.stderr.isatty():
-                        print(f"\r{done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
-                    if flag.stop:
-                        raise KeyboardInterrupt
-        except KeyboardInterrupt:
-            interrupted = True
-    elapsed = time.perf_counter() - start
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
-    if not parts:
-        echo("interrupted before any game finished: nothing to report")
-        raise SimulationInterrupted(0)
-    columns = {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}
-    df = to_frame(columns)
-    table = summarize(df)
-    echo(f"friday-lab: policy {policy.name}, {engine} engine, seed {seed}, "
-         f"options {options.as_dict()}" + _cards_note(cards))
-    echo(f"{len(df):,} games in {elapsed:.1f} s ({len(df) / max(elapsed, 1e-9):,.0f} games/s)"
-         + ("  [INTERRUPTED: partial results]" if interrupted else ""))
-    echo(format_summary(table))
-    if out is not None:
-        write_parquet(df, out, {"policy": policy.name, "params": dict(zip(policy.param_names,
-                                                                          policy.params.tolist())),
-                                "engine": engine, "seed": seed, "options": options.as_dict(),
-                                "cards": cards.meta(), "interrupted": interrupted})
-        echo(f"wrote {len(df):,} rows to {out}")
+    if engine == "fast":                       # compile before the clock starts, and before
+        prepare_engine(policy, quiet, threads)  # StopFlag: Ctrl-C while compiling interrupts
+    else:                                      # at once
+        prepare_reference(policy, quiet)
+    with StopFlag() as flag:
+        echo(header(policy, engine, seed, options, summary_only, cards))
+        with Bar(quiet) as bar:
+            tasks = {level: bar.task(f"level {level}", games) for level in levels}
+            start = time.perf_counter()
+            if summary_only:
+                rows, done = _summary_rows(levels, games, seed, policy, options, threads, bar,
+                                           tasks, flag, cards)
+            else:
+                columns, done = _rows(levels, games, seed, policy, options, engine, threads,
+                                      bar, tasks, flag, cards)
+            elapsed = time.perf_counter() - start
+        interrupted = flag.stop
+        if done == 0:
+            echo("interrupted before any game finished: nothing to report")
+            raise SimulationInterrupted(0)
+        echo(f"{done:,} games in {elapsed:.1f} s ({done / max(elapsed, 1e-9):,.0f} games/s, "
+             f"compile and start-up not counted)"
+             + ("  [INTERRUPTED: partial results]" if interrupted else ""))
+        if summary_only:
+            echo(format_summary(pd.DataFrame(rows)))
+            df = None
+        else:
+            df = to_frame(columns)
+            echo(format_summary(summarize(df)))
+            if out is not None:
+                write_parquet(df, out, {"policy": policy.name,
+                                        "params": dict(zip(policy.param_names,
+                                                           policy.params.tolist())),
+                                        "engine": engine, "seed": seed,
+                                        "options": options.as_dict(), "cards": cards.meta(),
+                                        "interrupted": interrupted})
+                echo(f"wrote {len(df):,} rows to {out}")
     if interrupted:
         raise SimulationInterrupted(done)
     return df
 
 
-class SimulationInterrupted(Exception):
-    """The run was stopped by Ctrl-C after ``games`` finished games (all reported)."""
+def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, flag, cards=None):
+    """The result columns of every game played (fewer if stopped), and their number."""
+    if engine == "fast":
+        from .fast import run_batch
 
-    def __init__(self, games):
-        super().__init__(f"interrupted after {games:,} games")
-        self.games = games
+        def play(level):
+            return lambda first, k: run_batch(level, seed, first, k, policy, options, threads,
+                                              cards)
+    else:
+        def play(level):
+            return lambda first, k: reference_batch(level, seed, first, k, policy, options,
+                                                    cards)
+    parts, done = [], 0
+    for level in levels:
+        for k, part in play_chunks(games, play(level), FIRST_CHUNK[engine], bar, tasks[level],
+                                   flag):
+            parts.append(part)
+            done += k
+    if not parts:
+        return {}, 0
+    return {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}, done
+
+
+def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, flag, cards=None):
+    from .report import summary_row
+    rows, done = [], 0
+    for level in levels:
+        if flag.stop:
+            break
+        s = level_summary(level, games, seed, policy, options, threads, bar, tasks[level], flag,
+                          cards)
+        if s["games"] == 0:
+            break
+        row = summary_row(policy.name, level, s)
+        row["lost_no_life"] = s["causes"]["no_life"] / s["games"]
+        row["lost_old_age"] = s["causes"]["old_age"] / s["games"]
+        rows.append(row)
+        done += s["games"]
+    return rows, done
 
 
 def format_summary(table: pd.DataFrame) -> str:
@@ -123,35 +171,19 @@ def format_summary(table: pd.DataFrame) -> str:
 
 
 def write_parquet(df: pd.DataFrame, out: Path, meta: dict):
-    """Write atomically (temporary file, then rename): an interrupted write loses nothing."""
+    """Write atomically (temporary file, then rename): an interrupted or failed write loses
+    nothing and leaves nothing behind."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            b"friday_lab": json.dumps(meta).encode()})
     tmp = Path(str(out) + ".partial")
-    pq.write_table(table, tmp)
-    os.replace(tmp, out)
-
-
-def _cards_note(cards) -> str:
-    return "" if cards.is_printed else f", cards edited [{cards.hash}]: {cards.describe()}"
-
-
-def _run_summary(levels, games, seed, policy, options, threads, echo, cards):
-    from .fast import run_summary
-    from .report import summary_row
-    start = time.perf_counter()
-    rows = []
-    for level in levels:
-        s = run_summary(level, seed, games, policy, options, threads, cards=cards)
-        row = summary_row(policy.name, level, s)
-        row["lost_no_life"] = s["causes"]["no_life"] / s["games"]
-        row["lost_old_age"] = s["causes"]["old_age"] / s["games"]
-        rows.append(row)
-    elapsed = time.perf_counter() - start
-    echo(f"friday-lab (summary mode): policy {policy.name}, seed {seed}, options {options.as_dict()}"
-         + _cards_note(cards))
-    echo(f"{games * len(levels):,} games in {elapsed:.1f} s "
-         f"({games * len(levels) / max(elapsed, 1e-9):,.0f} games/s)")
-    echo(format_summary(pd.DataFrame(rows)))
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise RuleError(f"cannot write {out}: {exc.strerror or exc}") from None
+    finally:
+        if tmp.is_file():
+            tmp.unlink()

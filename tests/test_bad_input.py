@@ -55,6 +55,10 @@ def test_bad_option_keywords():
     (1, lambda d: {**d, "aging_stack": d["aging_stack"] + [21]}, "not allowed"),
     (1, lambda d: {**d, "robinson_stack": [True] + d["robinson_stack"][1:]}, "list of card ids"),
     (1, lambda d: {**d, "shuffle": []}, "unknown deal keys"),
+    # R2.1: the difficult aging cards (26-28) lie below the normal ones
+    (1, lambda d: {**d, "aging_stack": [26, 18, 19, 20, 22, 23, 24, 25, 27, 28]}, "breaks R2.1"),
+    (3, lambda d: {**d, "aging_stack": [c for c in d["aging_stack"] if c != 28][:3] + [28]
+                   + [c for c in d["aging_stack"] if c != 28][3:]}, r"\[28\] are above normal"),
 ])
 def test_malformed_deal(level, deal, match):
     d = deal(make_deal(level))
@@ -97,3 +101,44 @@ def test_script_running_out_is_a_clear_error():
     with pytest.raises(RuleError, match="ran out after 1 actions at a fight decision; "
                                         "legal: draw, pay"):
         g.play()
+
+
+def test_r2_1_aging_order_accepted_when_difficult_cards_are_below():
+    """R2.1: any order of the normal cards above any order of the difficult ones is a set-up."""
+    d = make_deal(1, aging=[25, 24, 23, 22, 20, 19, 18, 28, 27, 26])
+    g = new_game([], 1, d)
+    g.set_up()
+    assert list(reversed(g.aging_stack)) == [25, 24, 23, 22, 20, 19, 18, 28, 27, 26]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", float("nan"), float("inf"), "1e999"])
+def test_policy_parameters_must_be_finite(value):
+    """Policy.with_params (the CLI's --param and the Python API): NaN and infinities are
+    refused with a RuleError naming the parameter."""
+    from policies import load_policy
+    with pytest.raises(RuleError, match="cull_min_life of policy 'expert' must be a finite number"):
+        load_policy("expert", {"cull_min_life": value})
+    assert load_policy("expert", {"cull_min_life": "10"}).params[
+        load_policy("expert").param_names.index("cull_min_life")] == 10.0
+
+
+def test_illegal_action_on_the_fast_engine_lists_the_legal_actions_like_the_reference():
+    """Both engines name the policy, the action, the decision and the legal actions."""
+    from numba import njit
+    from policies import Policy
+    from sim.fast import play_fast, run_batch, run_summary
+
+    @njit
+    def always_pay(obs, legal, n_legal, params, rng):
+        return 2                     # 'pay': never legal at a hazard decision
+    pol = Policy("payer", always_pay)
+    with pytest.raises(IllegalAction) as ref:
+        Game(1, 5, 3, pol).play()
+    legal = ref.value.args[0].split("legal: ")[1]
+    for call in (lambda: play_fast(1, 5, 3, pol), lambda: run_batch(1, 5, 3, 2, pol),
+                 lambda: run_summary(1, 5, 2, pol, first_game=3)):
+        with pytest.raises(RuleError) as fast:
+            call()
+        assert "policy 'payer' chose 'pay' at a hazard decision (game 3, level 1, seed 5)" \
+            in str(fast.value)
+        assert str(fast.value).endswith(f"; legal: {legal}")

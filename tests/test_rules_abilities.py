@@ -139,6 +139,26 @@ def test_r5_5_copied_target_not_the_copy_card_but_may_be_the_source():
     assert "use:35" not in legal_at_stop(g)          # its own ability is gone (face down)
 
 
+def test_r5_5_copying_exchange2_gives_both_exchanges():
+    """R5.5 (copying exchange2 gives the whole ability) with R5.8: wild animals (4 free);
+    free cards strategy #33 (exchange2), mimicry #37 (copy), distracted #0.  #37 copies #33:
+    exchange #0 -> replacement #1 on the left; the second exchange (targets: #1 or the
+    copied #33 itself, never the copy card #37) takes #1 -> replacement weak #5.  So the left
+    is #33, #37, #5, the discard #0, #1; both ability events name #33 via copy #37.  #33's own
+    exchange2 is still unused (use:33 offered); one free card is left (replacements are not
+    free draws, R5.8)."""
+    acts = ["draw", "draw", "draw", "use:37", "target:33", "target:0"]
+    g = fight_stopped(acts, robinson=[33, 37, 0, 1, 5, 6])
+    assert legal_at_stop(g) == ["done", "target:1", "target:33"]
+    g = fight_stopped(acts + ["target:1"], robinson=[33, 37, 0, 1, 5, 6])
+    assert g.fight.left == [33, 37, 5] and g.robinson_discard == [0, 1]
+    assert [(e["card"], e["ability"], e["target"], e["via_copy"]) for e in events(g, "ability")] \
+        == [(33, "exchange2", 0, 37), (33, "exchange2", 1, 37)]
+    assert [(e["card"], e["reason"]) for e in g.trace[-4:] if e["e"] == "draw"] == \
+        [(1, "exchange"), (5, "exchange")]
+    assert g.fight.free_left == 1 and legal_at_stop(g) == ["end", "draw", "pay", "use:33"]
+
+
 # --- R5.6 --------------------------------------------------------------------------------
 def test_r5_6_sort3_take_discard_order():
     """R5.6: vision #52 takes 5, 6, 7 one by one (no 4th), discards 6, puts 7 then 5 back on

@@ -80,7 +80,7 @@ def test_r6_3_destroyed_aging_cards_lose_their_ability():
 
 
 def test_r6_3_budget_destroyed_aging_card_gives_no_penalty():
-    """R6.3/R4.8: hungry + distracted (-1) vs 4: lost by 5, pay 5 (20 -> 15); the budget
+    """R4.9 (the destroy choices come before the aging penalties)/R6.3/R4.8: hungry + distracted (-1) vs 4: lost by 5, pay 5 (20 -> 15); the budget
     removes hungry (2) and distracted (1); hungry's penalty is not paid."""
     g = fight_done(["draw", "draw", "end", "destroy:22", "destroy:0"], robinson=[HUNGRY, 0])
     assert g.life == 15 and 0 in g.removed and HUNGRY in g.removed
@@ -128,6 +128,20 @@ def test_r6_4_stop_card_below_pile_or_exchanged_resumes():
     assert g.fight.left == [49, 5] and "draw" in legal_at_stop(g)
 
 
+def test_r6_4_stop_card_stops_free_drawing_every_time_it_is_drawn_free():
+    """R6.4 (every time it is drawn free, also after it left the fight and came back): wild
+    animals (4 free), stack deception #36, very tired #25, weak #5.  Free #36, free #25: stop.
+    #36 puts #25 under the stack (no replacement, 'done'): free drawing resumes with 2 free
+    cards; the stack is now #5 on top of #25.  Free #5, free #25 again: a second aging_stop,
+    no free card left to draw (only end and pay; #36 is used)."""
+    g = fight_stopped(["draw", "draw", "use:36", "target:25", "done", "draw", "draw"],
+                      robinson=[36, VERY_TIRED, 5])
+    stops = [e for e in events(g, "ability") if e["ability"] == "aging_stop"]
+    assert len(stops) == 2 and all(e["card"] == VERY_TIRED for e in stops)
+    assert g.fight.left == [36, 5, VERY_TIRED] and g.robinson_stack == []
+    assert legal_at_stop(g) == ["end", "pay"]
+
+
 # --- R7 ----------------------------------------------------------------------------------
 def test_r7_1_drawing_the_last_card_does_not_reshuffle():
     """R7.1: drawing the last card leaves the stack empty (no reshuffle); the next draw takes
@@ -142,6 +156,27 @@ def test_r7_1_drawing_the_last_card_does_not_reshuffle():
     assert g.robinson_discard == [] and list(reversed(g.aging_stack)) == [20]
     assert g.fight.left == [5, rs["robinson_stack"][0]]
     assert [e["e"] for e in g.trace[-2:]] == ["reshuffle", "draw"]
+
+
+def test_r7_1_a_paid_draw_from_an_empty_stack_reshuffles_or_ends_by_old_age():
+    """R7.1 (a draw by the player's own choice, here a paid one, from an empty stack
+    reshuffles): wild animals; free weak #5 empties the stack; ``pay`` takes stupid #19 (top
+    aging card) and shuffles it with the discard (#6, #7) into the new stack, then draws its
+    top card to the right for 1 life (20 -> 19); #20 stays in the aging stack.  With the aging
+    stack empty the same paid draw ends the game by old age (R7.2): no reshuffle, no card
+    drawn and no life paid (20); score 0 (weak #5, #6) - 3 x 2 hazards = -6 (R10.3)."""
+    g = fight_stopped(["draw", "pay"], robinson=[5], discard=[6, 7], aging=[STUPID1, 20])
+    rs = last(g, "reshuffle")
+    assert rs["aging_added"] == STUPID1 and sorted(rs["robinson_stack"]) == [6, 7, STUPID1]
+    assert last(g, "draw") == {"e": "draw", "card": rs["robinson_stack"][0], "side": "right",
+                               "cost": 1, "reason": "paid"}
+    assert g.life == 19 and list(reversed(g.aging_stack)) == [20]
+    g = play_stacked(["fight:53", "draw", "pay"], robinson=[5], discard=[6], aging=[],
+                     hazard_stack=[53, 29])
+    assert g.trace[-1]["e"] == "game_end" and g.trace[-1]["cause"] == "old_age"
+    assert not events(g, "reshuffle") and g.trace[-2]["e"] == "draw" and g.trace[-2]["card"] == 5
+    assert g.life == 20 and g.score == -6
+    check_conservation(g)
 
 
 def test_r7_2_old_age_loses_by_default():

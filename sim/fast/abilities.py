@@ -10,12 +10,14 @@ from numba import njit
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
-from .core import (ask, ask_more, can_draw, deck_in, draw_into_fight, ev4, ev_ability,
-                   fight_remove, push, remove_at, reshuffle, take_top)
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_FIGHT, P_RSTACK,
+from .core import (can_draw, deck_in, draw_into_fight, ev4, ev_ability, fight_remove, push,
+                   remove_at, reshuffle, take_top, wait_for, wait_more)
+from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_FIGHT, P_RSTACK,
                      P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER, S_PEND_AB, S_PEND_CARD,
-                     S_STEP_MINUS, S_KT, T_ABILITY, EV_LIFE, LR_ABILITY, R_ABILITY, R_EXCHANGE,
-                     R_REPLACE)
+                     S_STEP_MINUS, S_KT, S_KB, S_AB_SOURCE, S_AB_VIA, S_AB_K, S_SORT_EV, S_SORT_N,
+                     S_ORD0, T_ABILITY, EV_LIFE, LR_ABILITY, R_ABILITY, R_EXCHANGE, K_ABILITY_DONE,
+                     RP_COPY_SOURCE, RP_TARGET, RP_MORE_DRAW2, RP_MORE_BELOW, RP_SORT_TAKE,
+                     RP_SORT_DISCARD, RP_SORT_ORDER)
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -128,50 +130,53 @@ def ability_usable(S, P, obs, T, L, card):
 
 
 @njit(cache=True, _nrt=False)
-def choose_target(gp, f, ab, actor, optional):
-    """Ask for the target (TARGET+c); -2 for done (optional), -1 if the game ended."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+def wait_target(gp, optional):
+    """Wait for the target (TARGET+c) of the ability in use (S_PEND_AB, actor S_PEND_CARD),
+    with ``done`` first when it is optional (exchange2's second card)."""
+    S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
+        field(gp, G_T)
     start = 0
     if optional:
         L[0] = A_DONE
         start = 1
-    n = fill_targets(S, P, obs, L, ab, actor, start)
-    a = ask(gp, f, O.PH_TARGET, start + n)
-    if a < 0:
-        return -1
-    if a == A_DONE:
-        return -2
-    return a - A_TARGET
+    n = fill_targets(S, P, obs, L, S[S_PEND_AB], S[S_PEND_CARD], start)
+    return wait_for(S, P, obs, T, O.PH_TARGET, RP_TARGET, start + n)
 
 
 @njit(cache=True, _nrt=False)
-def use_ability(gp, f, card):
+def use_start(gp, card):
     """``use:<card>``: carry out the card's ability (a copy first picks what to copy)."""
     S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
         field(gp, G_T)
     obs[_FLAGS + card] |= O.F_USED
     ab = T[T_ABILITY, card]
-    if ab == C.AB_COPY:
+    if ab == C.AB_COPY:                                                  # R5.5
         S[S_PEND_CARD] = card
         S[S_PEND_AB] = ab
         n = fill_copy_targets(S, P, obs, T, L, card, 0, False)
-        a = ask(gp, f, O.PH_TARGET, n)
-        if a < 0:
-            return
-        source = a - A_TARGET
-        perform(gp, f, T[T_ABILITY, source], card, source, card)
-    else:
-        perform(gp, f, ab, card, card, -1)
-    S[S_PEND_CARD] = -1
-    S[S_PEND_AB] = -1
+        return wait_for(S, P, obs, T, O.PH_TARGET, RP_COPY_SOURCE, n)
+    return perform_start(gp, ab, card, card, -1)
 
 
 @njit(cache=True, _nrt=False)
-def perform(gp, f, ab, actor, source, via):
-    S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
+def copy_act(gp, a):
+    """The card whose ability the copy card carries out (R5.5)."""
+    S, T = field(gp, G_S), field(gp, G_T)
+    source = a - A_TARGET
+    card = S[S_PEND_CARD]
+    return perform_start(gp, T[T_ABILITY, source], card, source, card)
+
+
+@njit(cache=True, _nrt=False)
+def perform_start(gp, ab, actor, source, via):
+    """R5.1-R5.9: the ability ``ab`` of ``source`` used by ``actor`` (via the copy card
+    ``via`` or -1), up to its first decision (K_DECISION) or to its end (K_ABILITY_DONE)."""
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
     E, T, R = field(gp, G_E), field(gp, G_T), field(gp, G_R)
     S[S_PEND_CARD] = actor
     S[S_PEND_AB] = ab
+    S[S_AB_SOURCE] = source
+    S[S_AB_VIA] = via
     if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:                             # R5.1
         room = S[S_MAXLIFE] - S[S_LIFE]
         want = 1 if ab == C.AB_LIFE1 else 2
@@ -183,126 +188,172 @@ def perform(gp, f, ab, actor, source, via):
     elif ab == C.AB_DRAW1 or ab == C.AB_DRAW2:                           # R5.2
         ev_ability(S, E, source, ab, -1, via, -1)
         if draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0) < 0:
-            return
+            return K_ABILITY_DONE
         if ab == C.AB_DRAW2 and can_draw(S):
-            m = ask_more(gp, f)
-            if m == 1:
-                draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0)
-    elif ab == C.AB_DESTROY or ab == C.AB_DOUBLE:                        # R5.3, R5.4
-        t = choose_target(gp, f, ab, actor, actor < 0)
-        if t < 0:
-            return
-        ev_ability(S, E, source, ab, t, via, -1)
-        obs[_FLAGS + t] |= O.F_FACE_DOWN if ab == C.AB_DESTROY else O.F_DOUBLED
+            return wait_more(S, P, obs, T, L, RP_MORE_DRAW2)
+    elif ab == C.AB_DESTROY or ab == C.AB_DOUBLE or ab == C.AB_BELOW_PILE:   # R5.3, R5.4, R5.9
+        return wait_target(gp, False)
     elif ab == C.AB_STEP_MINUS1:                                         # R5.7
         ev_ability(S, E, source, ab, -1, via, -1)
         S[S_STEP_MINUS] += 1
     elif ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2:                   # R5.8
-        times = 1 if ab == C.AB_EXCHANGE1 else 2
-        for k in range(times):
-            t = choose_target(gp, f, ab, actor, k > 0)
-            if t < 0:
-                return
-            ev_ability(S, E, source, ab, t, via, -1)
-            left = leave_fight(S, P, obs, t)
-            obs[_ZONE + t] = O.Z_ROBINSON_DISCARD
-            S[CNT + P_RDISC] += 1
-            deck_in(obs, T, t, False)
-            if draw_into_fight(S, P, obs, E, R, T, left, R_EXCHANGE, 0) < 0:
-                return
-    elif ab == C.AB_BELOW_PILE:                                          # R5.9
-        t = choose_target(gp, f, ab, actor, actor < 0)
-        if t < 0:
-            return
-        ev_ability(S, E, source, ab, t, via, -1)
+        S[S_AB_K] = 0
+        return wait_target(gp, False)
+    elif ab == C.AB_SORT3:                                               # R5.6
+        S[S_SORT_EV] = ev_ability(S, E, source, C.AB_SORT3, -1, via, -1)
+        S[S_SORT_N] = 0
+        return sort_take_next(gp)
+    return K_ABILITY_DONE
+
+
+@njit(cache=True, _nrt=False)
+def target_act(gp, a):
+    """The target of destroy, double, exchange or below_pile (``done``: no second exchange)."""
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    E, T, R = field(gp, G_E), field(gp, G_T), field(gp, G_R)
+    if a == A_DONE:
+        return K_ABILITY_DONE
+    ab, source, via = S[S_PEND_AB], S[S_AB_SOURCE], S[S_AB_VIA]
+    t = a - A_TARGET
+    ev_ability(S, E, source, ab, t, via, -1)
+    if ab == C.AB_DESTROY or ab == C.AB_DOUBLE:                          # R5.3, R5.4
+        obs[_FLAGS + t] |= O.F_FACE_DOWN if ab == C.AB_DESTROY else O.F_DOUBLED
+    elif ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2:                   # R5.8
+        left = leave_fight(S, P, obs, t)
+        obs[_ZONE + t] = O.Z_ROBINSON_DISCARD
+        S[CNT + P_RDISC] += 1
+        deck_in(obs, T, t, False)
+        if draw_into_fight(S, P, obs, E, R, T, left, R_EXCHANGE, 0) < 0:
+            return K_ABILITY_DONE
+        S[S_AB_K] += 1
+        if ab == C.AB_EXCHANGE2 and S[S_AB_K] < 2:
+            return wait_target(gp, True)
+    else:                                                                # R5.9 below_pile
         if S[CNT + P_RSTACK] == 0:
             # reshuffle before the target leaves (as the reference): a loss by old age here
             # (R7.2) leaves it in the fight, Robinson's card for the score (R10.3)
             reshuffle(S, P, obs, E, R, T)
             if S[S_OVER] != 0:
-                return
+                return K_ABILITY_DONE
         left = leave_fight(S, P, obs, t)
         n = S[CNT + P_RSTACK]
         for i in range(n, 0, -1):
             P[P_RSTACK, i] = P[P_RSTACK, i - 1]
         P[P_RSTACK, 0] = t
         S[CNT + P_RSTACK] = n + 1
+        S[S_KB] += 1                          # the player knows the bottom card (R1.4)
         obs[_ZONE + t] = O.Z_ROBINSON_STACK
         deck_in(obs, T, t, True)
         if left:
-            m = ask_more(gp, f)
-            if m == 1:
-                draw_into_fight(S, P, obs, E, R, T, True, R_REPLACE, 0)
-    elif ab == C.AB_SORT3:                                               # R5.6
-        sort3(gp, f, source, via)
+            return wait_more(S, P, obs, T, L, RP_MORE_BELOW)
+    return K_ABILITY_DONE
 
 
 @njit(cache=True, _nrt=False)
-def sort3(gp, f, source, via):
-    """R5.6, as the reference: take up to 3, discard at most 1, put back in chosen order.
-    The event is written first and its detail filled in as choices are made."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
-    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
-    p = ev_ability(S, E, source, C.AB_SORT3, -1, via, -1)
-    while S[CNT + P_SORT] < 3 and can_draw(S):
+def more_act(gp, a, left, reason):
+    """``more``: the second draw_plus2 card (R5.2) / the below_pile replacement (R5.9)."""
+    if a == A_MORE:
+        S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
+        draw_into_fight(S, P, obs, E, field(gp, G_R), field(gp, G_T), left, reason, 0)
+    return K_ABILITY_DONE
+
+
+# --- sort3 (R5.6), as the reference: take up to 3, discard at most 1, put back in chosen order;
+# the event is written first (S_SORT_EV) and its detail filled in as choices are made
+@njit(cache=True, _nrt=False)
+def sort_take_next(gp):
+    S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
+        field(gp, G_T)
+    if S[CNT + P_SORT] < 3 and can_draw(S):
         L[0] = A_DONE
         L[1] = A_MORE
-        a = ask(gp, f, O.PH_SORT_TAKE, 2)
-        if a < 0:
-            return
-        if a != A_MORE:
-            break
-        c = take_top(S, P, obs, E, R, T)
-        if c < 0:
-            return
-        push(S, P, obs, P_SORT, c, O.Z_SORT)
-        if p >= 0:
-            E[p + 7 + E[p + 6]] = c
-            E[p + 6] += 1
+        return wait_for(S, P, obs, T, O.PH_SORT_TAKE, RP_SORT_TAKE, 2)
+    return sort_discard_next(gp)
+
+
+@njit(cache=True, _nrt=False)
+def sort_take_act(gp, a):
+    if a != A_MORE:
+        return sort_discard_next(gp)
+    S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
+    c = take_top(S, P, obs, E, field(gp, G_R), field(gp, G_T))
+    if c < 0:
+        return K_ABILITY_DONE
+    push(S, P, obs, P_SORT, c, O.Z_SORT)
+    p = S[S_SORT_EV]
+    if p >= 0:
+        E[p + 7 + E[p + 6]] = c
+        E[p + 6] += 1
+    return sort_take_next(gp)
+
+
+@njit(cache=True, _nrt=False)
+def sort_discard_next(gp):
+    S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
+        field(gp, G_T)
     nh = S[CNT + P_SORT]
     if nh > 0:
         L[0] = A_DONE
         _sorted_hand(S, P, L, A_DISCARD)
-        a = ask(gp, f, O.PH_SORT_DISCARD, 1 + nh)
-        if a < 0:
-            return
-        if a != A_DONE:
-            d = a - A_DISCARD
-            for i in range(nh):
-                if P[P_SORT, i] == d:
-                    remove_at(S, P, P_SORT, i)
-                    break
-            obs[_ZONE + d] = O.Z_ROBINSON_DISCARD
-            S[CNT + P_RDISC] += 1
-            deck_in(obs, T, d, False)
-            if p >= 0:
-                E[p + 10] = d
-    # every card stays in the hand (zone sort3_hand) until the whole order is chosen
+        return wait_for(S, P, obs, T, O.PH_SORT_DISCARD, RP_SORT_DISCARD, 1 + nh)
+    return sort_order_next(gp)
+
+
+@njit(cache=True, _nrt=False)
+def sort_discard_act(gp, a):
+    if a != A_DONE:
+        S, P, obs, E, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E), \
+            field(gp, G_T)
+        d = a - A_DISCARD
+        for i in range(S[CNT + P_SORT]):
+            if P[P_SORT, i] == d:
+                remove_at(S, P, P_SORT, i)
+                break
+        obs[_ZONE + d] = O.Z_ROBINSON_DISCARD
+        S[CNT + P_RDISC] += 1
+        deck_in(obs, T, d, False)
+        p = S[S_SORT_EV]
+        if p >= 0:
+            E[p + 10] = d
+    return sort_order_next(gp)
+
+
+@njit(cache=True, _nrt=False)
+def sort_order_next(gp):
+    """Every card stays in the hand (zone sort3_hand) until the whole order is chosen
+    (S[S_ORD0 + k], k < S[S_SORT_N]); the last one needs no choice."""
+    S, P, obs, L, E, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
+        field(gp, G_E), field(gp, G_T)
     nh = S[CNT + P_SORT]
-    norder = 0
-    while norder < nh:
-        if norder == nh - 1:
-            card = -1
-            for i in range(nh):
-                if not _chosen(SCR, norder, P[P_SORT, i]):
-                    card = P[P_SORT, i]
-        else:
-            m = _sorted_rest(S, P, L, SCR, norder)
-            a = ask(gp, f, O.PH_SORT_ORDER, m)
-            if a < 0:
-                return
-            card = a - A_PUT
-        SCR[norder] = card
-        norder += 1
+    while S[S_SORT_N] < nh:
+        norder = S[S_SORT_N]
+        if norder < nh - 1:
+            m = _sorted_rest(S, P, L, norder)
+            return wait_for(S, P, obs, T, O.PH_SORT_ORDER, RP_SORT_ORDER, m)
+        for i in range(nh):
+            if not _chosen(S, norder, P[P_SORT, i]):
+                S[S_ORD0 + norder] = P[P_SORT, i]
+        S[S_SORT_N] = norder + 1
+    norder = S[S_SORT_N]
     S[CNT + P_SORT] = 0
     for k in range(norder - 1, -1, -1):
-        push(S, P, obs, P_RSTACK, SCR[k], O.Z_ROBINSON_STACK)
-        deck_in(obs, T, SCR[k], True)
+        push(S, P, obs, P_RSTACK, S[S_ORD0 + k], O.Z_ROBINSON_STACK)
+        deck_in(obs, T, S[S_ORD0 + k], True)
     S[S_KT] += norder
+    p = S[S_SORT_EV]
     if p >= 0:
         E[p + 11] = norder
         for k in range(norder):
-            E[p + 12 + k] = SCR[k]
+            E[p + 12 + k] = S[S_ORD0 + k]
+    return K_ABILITY_DONE
+
+
+@njit(cache=True, _nrt=False)
+def sort_order_act(gp, a):
+    S = field(gp, G_S)
+    S[S_ORD0 + S[S_SORT_N]] = a - A_PUT
+    S[S_SORT_N] += 1
+    return sort_order_next(gp)
 
 
 @njit(cache=True, _nrt=False)
@@ -319,20 +370,20 @@ def _sorted_hand(S, P, L, base):
 
 
 @njit(cache=True, _nrt=False)
-def _chosen(SCR, norder, c):
+def _chosen(S, norder, c):
     for k in range(norder):
-        if SCR[k] == c:
+        if S[S_ORD0 + k] == c:
             return True
     return False
 
 
 @njit(cache=True, _nrt=False)
-def _sorted_rest(S, P, L, SCR, norder):
-    """L[:m] = A_PUT + the hand cards not yet ordered (SCR[:norder]), ascending; m."""
+def _sorted_rest(S, P, L, norder):
+    """L[:m] = A_PUT + the hand cards not yet ordered (S[S_ORD0:S_ORD0 + norder]), ascending."""
     m = 0
     for i in range(S[CNT + P_SORT]):
         c = P[P_SORT, i]
-        if _chosen(SCR, norder, c):
+        if _chosen(S, norder, c):
             continue
         j = m
         while j > 0 and L[j - 1] > A_PUT + c:

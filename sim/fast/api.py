@@ -11,15 +11,14 @@ from sim.actions import action_name
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
 from .decode import decode_events
-from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_ERR_ACTION,
-                     K_ERR_PHASE, K_GAME, L_SIZE, MAX_DEBUG_DECISIONS, N_ROW, POLICY_SIG, SCR_SIZE,
+from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME,
+                     L_SIZE, MAX_DEBUG_DECISIONS, N_ROW, POLICY_SIG, SCR_SIZE,
                      S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL,
                      S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table)
 from . import runner
 from .game import alloc_state, reset
 
 _T = card_table()
-_compiled: dict = {}
 
 
 def _table(cards) -> np.ndarray:
@@ -29,6 +28,7 @@ def _table(cards) -> np.ndarray:
         return _T
     from sim.cardtable import as_table
     return as_table(cards).fast_array()
+_compiled: dict = {}
 
 
 def policy_function(policy):
@@ -83,13 +83,22 @@ def _deal_array(level, seed, game, options, deal) -> np.ndarray:
     return D
 
 
-def _error_message(policy_name, action, phase, game, level, seed):
+def _error_message(policy_name, action, phase, game, level, seed, legal=None):
+    """The illegal-action message, with the legal actions as the reference engine lists them."""
     try:
         name = repr(action_name(int(action)))
     except RuleError:
         name = f"action id {int(action)} (outside the action space)"
+    listed = "" if legal is None else f"; legal: {', '.join(action_name(int(a)) for a in legal)}"
     return (f"policy {policy_name!r} chose {name} at a {O.PHASE_NAMES[int(phase)]} decision "
-            f"(game {game}, level {level}, seed {seed}): not a legal action")
+            f"(game {game}, level {level}, seed {seed}): not a legal action{listed}")
+
+
+def _raise_game_error(level, seed, game, policy, options, cards=None):
+    """Replay a batch game that failed, recording its decisions: raises the error of
+    ``play_fast``, whose illegal-action message lists the legal actions."""
+    play_fast(level, seed, game, policy, options, record=True, cards=cards)
+    raise RuntimeError(f"fast engine: game {game} failed in a batch but not when replayed")
 
 
 def _scripted_decide(obs, legal, n_legal, params, rng):
@@ -105,8 +114,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
               record=False, cards=None) -> dict:
     """One game with the fast engine: trace (as the reference's Game.trace), won, cause,
     score, life, turn, stats.  ``actions``: a list of action ids (or names) played instead of
-    the policy.  ``record``: also return the observation and legal actions of every decision.
-    ``cards``: the card table (sim.cardtable; default the printed one), in every function here."""
+    the policy.  ``record``: also return the observation and legal actions of every decision."""
     level = check_level(level)
     options = options or Options()
     name = getattr(policy, "name", "policy")
@@ -139,7 +147,11 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
         if actions is not None and int(S[S_ERR_ACTION]) == -1:
             raise RuleError(f"scripted: the action list ran out after {len(prm) - 1} actions at "
                             f"a {O.PHASE_NAMES[int(S[S_ERR_PHASE])]} decision")
-        raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed))
+        if not record:                   # replay it recording decisions: the legal actions
+            return play_fast(level, seed, game, policy, options, deal, actions, record=True)
+        last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
+        raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
+                                       DLEG[last, 1:1 + DLEG[last, 0]]))
     if err == ERR_TRACE_FULL:
         raise RuntimeError("fast engine: trace buffer full")
     if err == ERR_DEBUG_FULL:
@@ -180,8 +192,7 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     if len(bad):
         r = out[bad[0]]
         if r[K_ERR] == ERR_ILLEGAL:
-            raise RuleError(_error_message(policy.name, r[K_ERR_ACTION], r[K_ERR_PHASE],
-                                           int(r[K_GAME]), level, seed))
+            _raise_game_error(level, seed, int(r[K_GAME]), policy, options, cards)
         raise RuntimeError(f"fast engine error {int(r[K_ERR])} in game {int(r[K_GAME])}")
     return {name: out[:, k].copy() for k, name in enumerate(COLUMNS)}
 
@@ -196,35 +207,45 @@ def iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk
         done += k
 
 
-def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
-                first_game=0, progress=None, cards=None) -> dict:
-    """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
+def summary_chunk(level, seed, first_game, n_games, policy, options=None, threads=None,
+                  cards=None):
+    """The summed aggregate vector (runner.AGG_SIZE) of games first_game ..
+    first_game+n_games-1; vectors of disjoint chunks add up (``summary_from``)."""
     level = check_level(level)
     _set_threads(threads)
     R = runner
-    total = np.zeros(R.AGG_SIZE, np.int64)
-    first_error = -1
-    fn = policy_function(policy)
-    prm = np.ascontiguousarray(policy.params, dtype=np.float64)
-    T = _table(cards)
+    aggs = np.zeros((_n_blocks(int(n_games)), R.AGG_SIZE), np.int64)
+    R.entry("batch")(policy_function(policy), _table(cards),
+                     np.ascontiguousarray(policy.params, dtype=np.float64), level, int(seed),
+                     int(first_game), int(n_games), _opts(options), np.zeros((1, 1), np.int64),
+                     aggs)
+    fe = aggs[:, R.G_FIRST_ERROR]
+    if (fe >= 0).any():
+        _raise_game_error(level, seed, int(fe[fe >= 0].min()), policy, options, cards)
+    total = aggs.sum(axis=0)
+    total[R.G_FIRST_ERROR] = -1
+    return total
+
+
+def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
+                first_game=0, progress=None, cards=None) -> dict:
+    """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
+    total = np.zeros(runner.AGG_SIZE, np.int64)
     done = 0
     while done < n_games:
         k = min(int(chunk), n_games - done)
-        aggs = np.zeros((_n_blocks(k), R.AGG_SIZE), np.int64)
-        R.entry("batch")(fn, T, prm, level, int(seed), int(first_game + done), k,
-                         _opts(options), np.zeros((1, 1), np.int64), aggs)
-        fe = aggs[:, R.G_FIRST_ERROR]
-        if first_error < 0 and (fe >= 0).any():
-            first_error = int(fe[fe >= 0].min())
-        total += aggs.sum(axis=0)
+        total += summary_chunk(level, seed, first_game + done, k, policy, options, threads,
+                               cards)
         done += k
         if progress is not None:
             progress(done, n_games)
-    if total[R.G_ERRORS]:
-        play_fast(level, seed, first_error, policy, options, cards=cards)   # raises with the message
-        raise RuntimeError(f"fast engine error in game {first_error}")
+    return summary_from(level, seed, first_game, total)
+
+
+def summary_from(level, seed, first_game, t) -> dict:
+    """The summary dict of an aggregate vector (the sum of ``summary_chunk`` vectors)."""
+    R = runner
     pirates = np.arange(59, 69)
-    t = total
     return {
         "level": level, "seed": seed, "first_game": first_game, "games": int(t[R.G_GAMES]),
         "wins": int(t[R.G_WINS]),
@@ -244,6 +265,26 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
         "score_bins": np.arange(R.SCORE_MIN, R.SCORE_MAX + 1),
         "score_hist": t[R.G_HIST:R.G_HIST + R.N_BINS].copy(),
     }
+
+
+def engine_cached(policy) -> tuple[bool, bool]:
+    """(engine, policy): whether Numba's disk cache holds compiled code for the batch entry
+    point and for the policy's decide, i.e. whether their index files (``*.nbi``) exist with
+    an entry for the current sources.  ``sim.numba_cache`` has already deleted stale files."""
+    from sim.numba_cache import has_cached_code
+    decide = getattr(policy, "decide", policy)
+    return has_cached_code(runner._batch_py), has_cached_code(getattr(decide, "py_func", decide))
+
+
+def prepare(policy, threads=None):
+    """Compile (or load from the cache) what a batch of games needs: the batch entry point,
+    the policy, and Numba's threads (one game, whose result and errors are ignored: the
+    real games report their own)."""
+    _set_threads(threads)
+    runner.entry("batch")(policy_function(policy), _T,
+                          np.ascontiguousarray(policy.params, dtype=np.float64), 1, 0, 0, 1,
+                          _opts(None), np.zeros((1, 1), np.int64),
+                          np.zeros((1, runner.AGG_SIZE), np.int64))
 
 
 def warm_up(policy=None):

@@ -1,9 +1,8 @@
 """Piles, shuffles, trace events, decisions, life, drawing and reshuffling (R4.2, R4.10, R7).
 
-Small helpers take the arrays they need; every function that may ask the player takes ``gp``, a
-pointer to the state tuple (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG) read with
-``field(gp, G_*)`` (see layout), and the policy ``f``.  Nothing raises: anything that can end the
-game sets ``S[S_OVER]`` and the caller returns at once.
+Small helpers take the arrays they need.  A rule step that reaches a decision writes the legal
+actions into L and calls ``wait_for`` (the game then waits there, sim.fast.machine).  Nothing
+raises: anything that can end the game sets ``S[S_OVER]`` and the caller returns at once.
 """
 from __future__ import annotations
 
@@ -15,14 +14,13 @@ from sim.cards import AB_AGING_STOP
 from sim.rng import nb_below
 from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE
 from sim.cards import PA_EXTRA_COSTS_2
-from .layout import (field, G_DLEG, G_DOBS, G_L, G_OBS, G_P, G_PR, G_PRM, G_S, G_T, CNT,
+from .layout import (K_DECISION, S_RESUME, S_NLEGAL, S_KB, CNT,
                      P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC, S_LIFE,
-                     S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE,
-                     S_DEBUG, S_NDEC, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT,
+                     S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT,
                      S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET,
-                     S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, S_DECISIONS, T_ABILITY,
+                     S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY,
                      T_PABILITY, T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
-                     ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL)
+                     ERR_TRACE_FULL)
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -232,53 +230,21 @@ def sync_obs(S, P, obs, T, phase):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def ask_synced(gp, f, phase, n):
-    """Hand the observation (already synced) and the legal actions L[:n] to the policy; check
-    the answer.  An illegal answer ends the game with an error (S_ERR) and returns -1."""
-    S, obs, L, PR, prm = field(gp, G_S), field(gp, G_OBS), field(gp, G_L), field(gp, G_PR), \
-        field(gp, G_PRM)
-    S[S_DECISIONS] += 1
-    if S[S_DEBUG] != 0:
-        DOBS, DLEG = field(gp, G_DOBS), field(gp, G_DLEG)
-        k = S[S_NDEC]
-        if k >= DOBS.shape[0] or n + 1 > DLEG.shape[1]:
-            S[S_ERR] = ERR_DEBUG_FULL
-            S[S_OVER] = 1
-            return -1
-        for i in range(obs.shape[0]):
-            DOBS[k, i] = obs[i]
-        DLEG[k, 0] = n
-        for i in range(n):
-            DLEG[k, 1 + i] = L[i]
-        S[S_NDEC] = k + 1
-    action = f(obs, L, n, prm, PR)
-    for i in range(n):
-        if L[i] == action:
-            return action
-    S[S_ERR] = ERR_ILLEGAL
-    S[S_ERR_ACTION] = action
-    S[S_ERR_PHASE] = phase
-    S[S_OVER] = 1
-    return -1
+def wait_for(S, P, obs, T, phase, resume, n):
+    """Stop at a decision: the legal actions are L[:n] (already written), the observation is
+    synced for ``phase``; ``step`` resumes at ``resume`` (layout RP_*)."""
+    S[S_RESUME] = resume
+    S[S_NLEGAL] = n
+    sync_obs(S, P, obs, T, phase)
+    return K_DECISION
 
 
 @njit(cache=True, _nrt=False)
-def ask(gp, f, phase, n):
-    """sync_obs, then ask_synced (the fight loop, which syncs first, calls that inlined)."""
-    sync_obs(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase)
-    return ask_synced(gp, f, phase, n)
-
-
-@njit(cache=True, _nrt=False)
-def ask_more(gp, f):
-    """A done/more decision; returns 1 for more, 0 for done, -1 if the game ended."""
-    L = field(gp, G_L)
+def wait_more(S, P, obs, T, L, resume):
+    """A done/more decision (R5.2, R5.6, R5.9)."""
     L[0] = A_DONE
     L[1] = A_MORE
-    a = ask(gp, f, O.PH_MORE, 2)
-    if a < 0:
-        return -1
-    return 1 if a == A_MORE else 0
+    return wait_for(S, P, obs, T, O.PH_MORE, resume, 2)
 
 
 # --- life (R4.10, R5.1) ----------------------------------------------------------------------
@@ -330,6 +296,7 @@ def reshuffle(S, P, obs, E, R, T):
     S[CNT + P_RDISC] = 0
     shuffle_slice(R, P[P_RSTACK], 0, n)
     S[S_KT] = 0
+    S[S_KB] = 0
     if ev_room(S, E, 4 + n):
         p = S[S_EPOS]
         E[p] = EV_RESHUFFLE
@@ -350,6 +317,8 @@ def take_top(S, P, obs, E, R, T):
     stack_out(obs, T, card)
     if S[S_KT] > 0:
         S[S_KT] -= 1
+    elif S[S_KB] > S[CNT + P_RSTACK]:       # a card put under with below_pile came up
+        S[S_KB] = S[CNT + P_RSTACK]
     obs[_ZONE + card] = O.Z_OUT
     return card
 

@@ -1,4 +1,4 @@
-"""The fight (R4, R6, R9.3-R9.5): totals, legal actions, the fight loop and its end."""
+"""The fight (R4, R6, R9.3-R9.5): totals, legal actions, each fight decision and the end."""
 from __future__ import annotations
 
 from numba import njit
@@ -7,10 +7,12 @@ from sim import cards as C
 from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
-from .abilities import ability_usable, use_ability
-from .core import (ask, ask_synced, sync_obs, can_draw, deck_in, draw_into_fight, ev4, ev_ability,
-                   ev_room, free_open, in_pile, paid_cost, pay_life, push)
+from .abilities import ability_usable, use_start
+from .core import (sync_obs, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
+                   free_open, in_pile, paid_cost, pay_life, push, wait_for)
 from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
+                     K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_RESUME, S_NLEGAL,
+                     S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT,
                      P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED, S_CARDS_DRAWN, S_CAUSE,
                      S_DBUDGET, S_DESTROYED, S_EPOS, S_FL, S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE,
                      S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE, S_NZERO, S_OPP, S_OPT_COUNTS,
@@ -160,10 +162,10 @@ def opponent_value_and_free(S, P, obs, T, opp, is_pirate):
 
 
 @njit(cache=True, _nrt=False)
-def run_fight(gp, f, opp, is_pirate):
-    """R4: draw, pay, use abilities until the player ends the fight."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
-    E, SCR, T, R = field(gp, G_E), field(gp, G_SCR), field(gp, G_T), field(gp, G_R)
+def fight_begin(gp, opp, is_pirate):
+    """R4.1: the fight against ``opp`` starts (its first decision follows, K_FIGHT)."""
+    S, P, obs, E, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E), \
+        field(gp, G_T)
     value, free = opponent_value_and_free(S, P, obs, T, opp, is_pirate)
     S[S_IN_FIGHT] = 1
     S[S_OPP] = opp
@@ -177,67 +179,83 @@ def run_fight(gp, f, opp, is_pirate):
     S[CNT + P_BUDGET] = 0
     obs[_ZONE + opp] = O.Z_OPPONENT
     ev4(S, E, EV_FIGHT_START, opp, 1 if is_pirate else 0, free, value)
-    while True:
-        sync_obs(S, P, obs, T, O.PH_FIGHT)
-        n = fight_actions(S, P, obs, T, L, SCR)
-        if n == 0:                                                       # R9.4
-            S[S_OVER] = 1
-            S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
-                else CAUSE_NO_CARDS
-            return
-        a = ask_synced(gp, f, O.PH_FIGHT, n)
-        if a < 0:
-            return
-        if a == A_END:
-            break
-        if a == A_DRAW:
-            S[S_FREE_LEFT] -= 1
-            draw_into_fight(S, P, obs, E, R, T, True, R_FREE, 0)
-        elif a == A_PAY:
-            if free_open(S, P, obs, T):
-                S[S_FREE_CLOSED] = 1                                     # R4.3 by choice
-            cost = paid_cost(S, T)
-            if draw_into_fight(S, P, obs, E, R, T, False, R_PAID, cost) >= 0:
-                pay_life(S, E, cost, LR_PAID_DRAW)
-        else:
-            use_ability(gp, f, a - A_USE)
-        if S[S_OVER]:
-            return
-    end_fight(gp, f)
+    return K_FIGHT
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def fight_decision(gp):
+    """R4.2-R4.6: wait for the next fight action; none legal (R9.4) ends the game."""
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
+    SCR, T = field(gp, G_SCR), field(gp, G_T)
+    sync_obs(S, P, obs, T, O.PH_FIGHT)
+    n = fight_actions(S, P, obs, T, L, SCR)
+    if n == 0:                                                           # R9.4
+        S[S_OVER] = 1
+        S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
+            else CAUSE_NO_CARDS
+        return K_DECISION
+    S[S_RESUME] = RP_FIGHT
+    S[S_NLEGAL] = n
+    return K_DECISION
 
 
 @njit(cache=True, _nrt=False)
-def choose_destroys(gp, f, budget):
-    """R4.8: spend the destroy budget on face-up fight cards (1 or 2 each, R1.3)."""
+def fight_act(gp, a):
+    """A fight action (R4.2, R4.3, R4.5, R4.6)."""
+    if a == A_END:
+        return end_fight_start(gp)
+    S, P, obs, E, R, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E), \
+        field(gp, G_R), field(gp, G_T)
+    if a == A_DRAW:
+        S[S_FREE_LEFT] -= 1
+        draw_into_fight(S, P, obs, E, R, T, True, R_FREE, 0)
+    elif a == A_PAY:
+        if free_open(S, P, obs, T):
+            S[S_FREE_CLOSED] = 1                                         # R4.3 by choice
+        cost = paid_cost(S, T)
+        if draw_into_fight(S, P, obs, E, R, T, False, R_PAID, cost) >= 0:
+            pay_life(S, E, cost, LR_PAID_DRAW)
+    else:
+        return use_start(gp, a - A_USE)
+    return K_FIGHT
+
+
+@njit(cache=True, _nrt=False)
+def destroy_decision(gp):
+    """R4.8: spend the destroy budget on face-up fight cards (1 or 2 each, R1.3); wait for
+    the next choice, or go on with the fight's end when none is left."""
     S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
     T = field(gp, G_T)
-    S[S_DBUDGET] = budget
-    while True:
-        L[0] = A_DONE
-        n = 1
-        for i in range(S[CNT + P_FIGHT]):
-            c = P[P_FIGHT, i]
-            if ((obs[_FLAGS + c] & O.F_FACE_DOWN) == 0 and T[T_DCOST, c] <= S[S_DBUDGET]
-                    and not in_pile(S, P, P_BUDGET, c)):
-                L[n] = A_DESTROY + c
-                n += 1
-        if n == 1:
-            break
-        a = ask(gp, f, O.PH_DESTROY, n)
-        if a < 0:
-            return
-        if a == A_DONE:
-            break
-        c = a - A_DESTROY
-        P[P_BUDGET, S[CNT + P_BUDGET]] = c
-        S[CNT + P_BUDGET] += 1
-        S[S_DBUDGET] -= T[T_DCOST, c]
-    S[S_DBUDGET] = 0
+    L[0] = A_DONE
+    n = 1
+    for i in range(S[CNT + P_FIGHT]):
+        c = P[P_FIGHT, i]
+        if ((obs[_FLAGS + c] & O.F_FACE_DOWN) == 0 and T[T_DCOST, c] <= S[S_DBUDGET]
+                and not in_pile(S, P, P_BUDGET, c)):
+            L[n] = A_DESTROY + c
+            n += 1
+    if n == 1:
+        S[S_DBUDGET] = 0
+        return end_fight_finish(gp)
+    return wait_for(S, P, obs, T, O.PH_DESTROY, RP_DESTROY, n)
 
 
 @njit(cache=True, _nrt=False)
-def end_fight(gp, f):
-    """R4.6-R4.9: compare, destroy with the budget after a loss, pay, age, clear up."""
+def destroy_act(gp, a):
+    S, P, T = field(gp, G_S), field(gp, G_P), field(gp, G_T)
+    if a == A_DONE:
+        S[S_DBUDGET] = 0
+        return end_fight_finish(gp)
+    c = a - A_DESTROY
+    P[P_BUDGET, S[CNT + P_BUDGET]] = c
+    S[CNT + P_BUDGET] += 1
+    S[S_DBUDGET] -= T[T_DCOST, c]
+    return destroy_decision(gp)
+
+
+@njit(cache=True, _nrt=False)
+def end_fight_start(gp):
+    """R4.6-R4.8: compare; after a loss that life can pay, the destroy choices first."""
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
     E, SCR, T = field(gp, G_E), field(gp, G_SCR), field(gp, G_T)
     total = fight_total(S, P, obs, T, SCR)
@@ -253,10 +271,25 @@ def end_fight(gp, f):
     value = effective_value(S, T)
     won = total >= value
     deficit = 0 if won else value - total
+    S[S_EF_TOTAL] = total
+    S[S_EF_VALUE] = value
+    S[S_EF_WON] = 1 if won else 0
+    S[S_EF_DEFICIT] = deficit
     if deficit > 0 and deficit <= S[S_LIFE]:                             # R4.8 budget
-        choose_destroys(gp, f, deficit)
-        if S[S_OVER]:
-            return
+        S[S_DBUDGET] = deficit
+        return destroy_decision(gp)
+    return end_fight_finish(gp)
+
+
+@njit(cache=True, _nrt=False)
+def end_fight_finish(gp):
+    """R4.8-R4.9: the fight_end event, pay the loss, age, clear up (K_FIGHT_OVER)."""
+    S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
+    E, T = field(gp, G_E), field(gp, G_T)
+    total = S[S_EF_TOTAL]
+    value = S[S_EF_VALUE]
+    won = S[S_EF_WON] != 0
+    deficit = S[S_EF_DEFICIT]
     nf = S[CNT + P_FIGHT]
     nb = S[CNT + P_BUDGET]
     if ev_room(S, E, 8 + nb + nf):
@@ -285,7 +318,7 @@ def end_fight(gp, f):
     if deficit > 0:
         pay_life(S, E, deficit, LR_LOST_FIGHT)
         if S[S_OVER]:
-            return
+            return K_FIGHT_OVER
     for i in range(nf):                                                  # R4.9, R6.1
         c = P[P_FIGHT, i]
         ab = T[T_ABILITY, c]
@@ -294,7 +327,7 @@ def end_fight(gp, f):
             ev_ability(S, E, c, ab, -1, -1, -1)
             pay_life(S, E, 1 if ab == C.AB_AGING_LIFE1 else 2, LR_AGING)
             if S[S_OVER]:
-                return
+                return K_FIGHT_OVER
     # the fight is over: move the cards (R4.7, R4.8)
     for i in range(nf):
         c = P[P_FIGHT, i]
@@ -325,3 +358,4 @@ def end_fight(gp, f):
     S[CNT + P_FIGHT] = 0
     S[CNT + P_BUDGET] = 0
     S[S_IN_FIGHT] = 0
+    return K_FIGHT_OVER

@@ -1,4 +1,4 @@
-"""Set-up (R2), steps (R8), turns (R3), pirates (R9.1), score (R10.3): one whole game."""
+"""Set-up (R2), steps (R8), turns (R3), pirates (R9.1), the end and score (R10)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,16 +8,17 @@ from sim import cards as C
 from sim import observation as O
 from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
 from sim.rng import nb_mix64
-from sim.rules import CAUSE_WON, GREEN, PIRATES
+from sim.rules import CAUSE_WON, PIRATES, RED
 from .cardblock import fill_card_block
-from .core import ask, deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice
-from .fight import run_fight
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
+from .core import deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice, wait_for
+from .fight import fight_begin
+from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
+                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
                      P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
                      S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN, S_WON, S_FW, S_FL,
-                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_PIRATE_FIRST, T_AGING, T_VALUE, EV_SETUP,
+                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP,
                      EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
                      K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_PFIRST, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
@@ -172,8 +173,22 @@ def start_step(gp, step):
 
 
 @njit(cache=True, _nrt=False)
-def hazard_turn(gp, f):
-    """R3.1 / R3.2: draw two hazards and fight one, or the last one (or skip it)."""
+def next_turn(gp):
+    """R3.3 / R8.1: the next turn, starting the next step when the hazard stack is empty;
+    after red, R8.2 the pirates.  Waits for the hazard (R3.1, R3.2) or pirate (R9.1) choice."""
+    S = field(gp, G_S)
+    while S[CNT + P_HSTACK] == 0:
+        if S[S_STEP] == RED:
+            start_step(gp, PIRATES)
+            return pirate_decision(gp)
+        start_step(gp, S[S_STEP] + 1)
+    return hazard_turn(gp)
+
+
+@njit(cache=True, _nrt=False)
+def hazard_turn(gp):
+    """R3.1 / R3.2: draw two hazards and wait for the choice of one, or of the last one (or
+    skipping it)."""
     S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
     E = field(gp, G_E)
     S[S_TURN] += 1
@@ -192,9 +207,16 @@ def hazard_turn(gp, f):
     else:
         L[0] = A_FIGHT + min(c0, c1)
         L[1] = A_FIGHT + max(c0, c1)
-    a = ask(gp, f, O.PH_HAZARD, 2)
-    if a < 0:
-        return
+    return wait_for(S, P, obs, field(gp, G_T), O.PH_HAZARD, RP_HAZARD, 2)
+
+
+@njit(cache=True, _nrt=False)
+def hazard_act(gp, a):
+    """The hazard chosen (or skip): the other goes to the hazard discard, the fight starts."""
+    S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
+    n = S[CNT + P_HDRAWN]
+    c0 = P[P_HDRAWN, 0]
+    c1 = P[P_HDRAWN, 1] if n == 2 else -1
     chosen = -1 if a == A_SKIP else a - A_FIGHT
     S[CNT + P_HDRAWN] = 0
     nd = 0
@@ -209,31 +231,55 @@ def hazard_turn(gp, f):
         ev4(S, E, EV_HAZ_CHOICE, chosen, nd, d if nd else 0, 0)
         S[S_EPOS] -= 1 if nd else 2
     if chosen >= 0:
-        run_fight(gp, f, chosen, S[S_STEP] == PIRATES)
+        return fight_begin(gp, chosen, S[S_STEP] == PIRATES)
+    return K_TURN
 
 
 @njit(cache=True, _nrt=False)
-def pirate_fights(gp, f):
-    """R9.1: choose the first pirate, then fight the other at once."""
-    S, P, L, E = field(gp, G_S), field(gp, G_P), field(gp, G_L), field(gp, G_E)
+def pirate_decision(gp):
+    """R9.1: wait for the choice of the first pirate."""
+    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
     p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
     L[0] = A_PIRATE + min(p1, p2)
     L[1] = A_PIRATE + max(p1, p2)
-    a = ask(gp, f, O.PH_PIRATE, 2)
-    if a < 0:
-        return
+    return wait_for(S, P, obs, field(gp, G_T), O.PH_PIRATE, RP_PIRATE, 2)
+
+
+@njit(cache=True, _nrt=False)
+def pirate_fight(gp, pirate, then):
+    """The fight against ``pirate``; ``then`` is fought next (-1: none, R9.1)."""
+    S, E = field(gp, G_S), field(gp, G_E)
+    S[S_PIRATE_NEXT] = then
+    if ev_room(S, E, 2):
+        p = S[S_EPOS]
+        E[p] = EV_PIRATE_CHOICE
+        E[p + 1] = pirate
+        S[S_EPOS] = p + 2
+    return fight_begin(gp, pirate, S[S_STEP] == PIRATES)
+
+
+@njit(cache=True, _nrt=False)
+def pirate_act(gp, a):
+    P = field(gp, G_P)
+    p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
     first = a - A_PIRATE
-    S[S_PIRATE_FIRST] = first
-    second = p2 if first == p1 else p1
-    for pirate in (first, second):
-        if ev_room(S, E, 2):
-            p = S[S_EPOS]
-            E[p] = EV_PIRATE_CHOICE
-            E[p + 1] = pirate
-            S[S_EPOS] = p + 2
-        run_fight(gp, f, pirate, S[S_STEP] == PIRATES)
-        if S[S_OVER]:
-            return
+    field(gp, G_S)[S_PIRATE_FIRST] = first
+    return pirate_fight(gp, first, p2 if first == p1 else p1)
+
+
+@njit(cache=True, _nrt=False)
+def after_fight(gp):
+    """After a fight: the second pirate, or the game is won (R10.1), or the next turn."""
+    S = field(gp, G_S)
+    if S[S_IS_PIRATE]:
+        nxt = S[S_PIRATE_NEXT]
+        if nxt >= 0:
+            return pirate_fight(gp, nxt, -1)
+        S[S_WON] = 1
+        S[S_CAUSE] = CAUSE_WON                                          # R10.1
+        S[S_OVER] = 1
+        return K_DECISION
+    return K_TURN
 
 
 @njit(cache=True, _nrt=False)
@@ -258,32 +304,26 @@ def compute_score(S, P, obs, T):
 
 
 @njit(cache=True, _nrt=False)
-def play(gp, f, D):
-    """One whole game (R2-R10) on a reset state; results stay in S."""
+def finish(gp):
+    """The game is over (won, R10.1, or lost): R4.10 an undefeated hazard, R10.3 the score,
+    the game_end event; no decision is left."""
     S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
-    set_up(gp, D)
-    for step in range(3):
-        if S[S_OVER]:
-            break
-        if step != GREEN:
-            start_step(gp, step)
-        while S[CNT + P_HSTACK] > 0 and S[S_OVER] == 0:   # R3.3 / R8.1
-            hazard_turn(gp, f)
-    if S[S_OVER] == 0:
-        start_step(gp, PIRATES)
-        pirate_fights(gp, f)
-    if S[S_OVER] == 0:
-        S[S_WON] = 1
-        S[S_CAUSE] = CAUSE_WON                                          # R10.1
-    elif S[S_IN_FIGHT] and S[S_IS_PIRATE] == 0:
+    if S[S_WON] == 0 and S[S_IN_FIGHT] and S[S_IS_PIRATE] == 0:
         obs[_ZONE + S[S_OPP]] = O.Z_HAZARD_DISCARD                      # R4.10: undefeated
         S[CNT + P_HDISC] += 1
+    S[S_PEND_CARD] = -1
+    S[S_PEND_AB] = -1
     S[S_SCORE] = compute_score(S, P, obs, field(gp, G_T))
     if ev_room(S, E, 6):
         ev4(S, E, EV_GAME_END, S[S_WON], S[S_CAUSE], S[S_LIFE], S[S_SCORE])
         p = S[S_EPOS]
         E[p] = S[S_STEP]
         S[S_EPOS] = p + 1
+    S[S_OVER] = 1
+    S[S_ENDED] = 1
+    S[S_RESUME] = RP_NONE
+    S[S_NLEGAL] = 0
+    obs[O.O_PHASE] = O.PH_NONE
 
 
 @njit(cache=True, _nrt=False)

@@ -57,12 +57,21 @@ PILE_W = 72
  S_PEND_AB, S_DBUDGET, S_OVER, S_CAUSE, S_WON, S_SCORE, S_ERR, S_ERR_ACTION, S_ERR_PHASE,
  S_TRACE, S_EPOS, S_DEBUG, S_NDEC, S_OPT_CONT, S_OPT_STACKS, S_OPT_COUNTS, S_FW, _1, _2, _3,
  S_FL, _5, _6, _7, S_DESTROYED, S_SORT_EV, S_ZERO0, S_ZERO1, S_ZERO2, S_ZERO3, S_NZERO,
- S_DECISIONS, S_SCRIPT_POS) = range(49)
-S_PIRATE_FIRST = 49     # the pirate fought first (R9.1), -1 before the choice
-CNT = 50
+ S_DECISIONS, S_SCRIPT_POS,
+ # the state machine (sim.fast.machine): where the game waits and what it must remember there
+ S_RESUME, S_NLEGAL, S_ENDED, S_KB, S_AB_SOURCE, S_AB_VIA, S_AB_K, S_SORT_N, S_ORD0, S_ORD1,
+ S_ORD2, S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_PIRATE_NEXT) = range(65)
+S_PIRATE_FIRST = 65     # the pirate fought first (R9.1), -1 before the choice
+CNT = 66
 N_S = CNT + N_PILES
 
 ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL = 1, 2, 3
+
+# --- resume points (S[S_RESUME]): which decision the game waits for ------------------------
+(RP_NONE, RP_HAZARD, RP_PIRATE, RP_FIGHT, RP_COPY_SOURCE, RP_TARGET, RP_MORE_DRAW2,
+ RP_MORE_BELOW, RP_SORT_TAKE, RP_SORT_DISCARD, RP_SORT_ORDER, RP_DESTROY) = range(12)
+# --- continuations: what a step function leaves to do next (sim.fast.machine.step) --------
+(K_DECISION, K_FIGHT, K_ABILITY_DONE, K_FIGHT_OVER, K_TURN) = range(5)
 
 # --- trace events (E buffer): code, then fields (see decode.py) ----------------------------
 (EV_SETUP, EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_FIGHT_START, EV_DRAW,

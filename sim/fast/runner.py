@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from .game import alloc_state, play, reset, stream_start, write_row
+from .game import alloc_state, reset, stream_start, write_row
+from .machine import new_game, play_out, resample_hidden, start as start_game, step
 from .layout import (address_of, A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE,
                      SCR_SIZE, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_GAME)
@@ -81,7 +82,11 @@ def _aggregate(row, agg):
 
 
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
-    play(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), f, D)
+    """One game on a reset state whose streams are set (sim.fast.api.play_fast)."""
+    gp = address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG))
+    start_game(gp, D)
+    play_out(gp, f)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D)
 
 
 def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary):
@@ -105,7 +110,8 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
         reset(S, P, obs, level, opts, 0, 0)
         R[0] = stream_start(seed, game, 0)
         PR[0] = stream_start(seed, game, 1)
-        play(gp, f, D)
+        start_game(gp, D)
+        play_out(gp, f)
         if summary:
             write_row(S, P, row, game)
             _aggregate(row, agg)
@@ -127,6 +133,23 @@ def _batch_py(f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
         block(f, T, prm, level, seed, first_game, start, stop, opts, out, aggs[b], summary)
 
 
+def _new_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, level, seed, game, opts):
+    """machine.new_game on one state (sim.game.Game); S_TRACE/S_DEBUG as set in S."""
+    new_game(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), level, seed, game,
+             opts, D)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D)
+
+
+def _step_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, action):
+    step(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), action)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+
+
+def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
+    resample_hidden(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), rng)
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+
+
 _I = types.int64
 _SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
                          A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2)
@@ -137,11 +160,15 @@ _entries: dict = {}
 
 
 def entry(name: str):
-    """The compiled entry point ``single`` or ``batch`` (made on first use)."""
+    """The compiled entry point ``single``, ``batch`` or, for sim.game.Game, ``new``, ``step``,
+    ``resample`` (made on first use)."""
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
             fn = njit(_SINGLE_SIG, cache=True)(_single_py)
+        elif name in ("new", "step", "resample"):
+            fn = njit(cache=True, _nrt=False)({"new": _new_py, "step": _step_py,
+                                   "resample": _resample_py}[name])
         elif name == "batch":
             fn = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
         else:

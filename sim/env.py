@@ -1,0 +1,84 @@
+"""``FridayEnv``: a Gymnasium environment over ``sim.Game`` (optional extra ``gym``).
+
+    pip install -e '.[gym]'
+    from sim.env import FridayEnv
+    env = FridayEnv(level=4, reward="win")
+    obs, info = env.reset(seed=1)
+    while True:
+        action = env.np_random.choice(np.flatnonzero(info["action_mask"]))
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated:
+            break
+
+* observation: the engine's observation (sim.observation layout) as an int64 ``Box``;
+* actions: ``Discrete(sim.actions.N_ACTIONS)``; the legal ones are ``info["action_mask"]``
+  (int8, 1 = legal), as OpenSpiel's legal-action mask;
+* reward at the end only: ``reward="win"`` gives 1 for a win, ``"score"`` the R10 score;
+* an illegal action ends the episode with reward -1 and ``info["illegal_action"]`` (as Pgx
+  does), the game itself is left unchanged;
+* ``reset(seed=s)`` plays game 0 of master seed s (the batch runner's deal); later resets
+  without a seed play the next game indices of the same seed.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from sim import observation as O
+from sim.actions import N_ACTIONS
+from sim.game import Game, _options
+from sim.rules import RuleError, check_level
+
+OBS_BOUND = 1 << 16        # every observation entry lies well inside +-OBS_BOUND
+
+
+class FridayEnv(gym.Env):
+    """One game of Friday per episode on the fast engine (sim.Game)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, level: int = 4, options=None, reward: str = "win",
+                 render_mode: str | None = None):
+        if reward not in ("win", "score"):
+            raise RuleError(f"reward must be 'win' or 'score', not {reward!r}")
+        self.level = check_level(level)
+        self.options = _options(options)
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(O.OBS_SIZE,),
+                                            dtype=np.int64)
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.game: Game | None = None
+        self._seed, self._next = 0, 0
+
+    def _info(self, **extra) -> dict:
+        return {"action_mask": self.game.legal_mask(), "phase": self.game.phase, **extra}
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seed, self._next = int(seed) & ((1 << 63) - 1), 0
+        self.game = Game.new(level=self.level, seed=self._seed, game=self._next,
+                             options=self.options)
+        self._next += 1
+        return self.game.observation, self._info()
+
+    def step(self, action):
+        g = self.game
+        if g is None or g.is_over:
+            raise RuntimeError("FridayEnv.step: call reset() first (the episode is over)")
+        a = int(action)
+        if not (0 <= a < N_ACTIONS) or a not in g.legal_actions():
+            return g.observation, -1.0, True, False, self._info(illegal_action=True)
+        g.step(a)
+        reward = 0.0
+        if g.is_over:
+            r = g.result
+            reward = float(r["won"]) if self.reward_kind == "win" else float(r["score"])
+        return g.observation, reward, g.is_over, False, self._info()
+
+    def render(self):
+        if self.render_mode == "ansi" and self.game is not None:
+            return str(self.game)
+        return None

@@ -1,0 +1,260 @@
+"""The fast engine as a state machine (Pgx / OpenSpiel style): ``new_game``, ``observe``,
+``step``, ``clone_into``, ``resample_hidden``.
+
+The whole game lives in the state tuple ``g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS,
+DLEG)`` (layout), including where in a turn, a fight, an ability, a sort3 or a destroy sequence
+it waits (``S[S_RESUME]``).  Between two calls the game always waits at a decision (or has
+ended, ``S[S_ENDED]``): ``observe`` gives the observation and the legal actions ``L[:n]``,
+``step(gp, action)`` plays the action and carries the game on to the next decision, resolving
+chance (draws, reshuffles) from the game's own stream ``R`` inside.  Every function takes ``gp =
+address_of(g)`` and allocates nothing, so jitted code (a search) can call them in a loop.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from sim import observation as O
+from sim.cards import AGING_DIFFICULT_IDS, HAZARD_IDS
+from sim.rng import nb_next
+from .abilities import (copy_act, more_act, sort_discard_act, sort_order_act, sort_take_act,
+                        target_act)
+from .fight import destroy_act, fight_act, fight_decision
+from .game import (after_fight, finish, hazard_act, next_turn, pirate_act, reset, set_up,
+                   stream_start)
+from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_PRM, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
+                     K_DECISION, K_FIGHT, K_FIGHT_OVER, K_TURN, P_AGING, P_HSTACK,
+                     P_RSTACK, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD, RP_MORE_BELOW,
+                     RP_MORE_DRAW2, RP_PIRATE, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
+                     RP_TARGET, R_ABILITY, R_REPLACE, S_DECISIONS, S_ENDED, S_EPOS, S_ERR,
+                     S_DEBUG, S_ERR_ACTION, S_ERR_PHASE, S_KB, S_KT, S_NDEC, S_NLEGAL, S_OVER, S_PEND_AB,
+                     S_PEND_CARD, S_RESUME, S_TRACE)
+from .core import shuffle_slice
+
+_ZONE = O.ZONE
+FIRST_DIFFICULT = AGING_DIFFICULT_IDS[0]
+FIRST_HAZARD = HAZARD_IDS[0]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def carry_on(gp, k):
+    """Follow the continuation ``k`` of a rule step to the next decision or the game's end."""
+    S = field(gp, G_S)
+    while True:
+        if S[S_OVER] != 0:
+            finish(gp)
+            return
+        if k == K_DECISION:
+            return
+        if k == K_ABILITY_DONE:
+            S[S_PEND_CARD] = -1
+            S[S_PEND_AB] = -1
+            k = K_FIGHT
+        if k == K_FIGHT:
+            k = fight_decision(gp)
+        elif k == K_FIGHT_OVER:
+            k = after_fight(gp)
+        elif k == K_TURN:
+            k = next_turn(gp)
+
+
+@njit(cache=True, _nrt=False)
+def start(gp, D):
+    """R2 on a reset state whose streams are set: set up and wait at the first decision."""
+    set_up(gp, D)
+    carry_on(gp, K_TURN)
+
+
+@njit(cache=True, _nrt=False)
+def new_game(gp, level, seed, game, opts, D):
+    """R2: set up game ``game`` of master seed ``seed`` (sim.rng streams; ``D`` a deal as in
+    sim.fast.api, or a 1x1 array for none) and carry it to its first decision.  The trace
+    (``S_TRACE``) and decision record (``S_DEBUG``) flags are kept from the state."""
+    S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
+    reset(S, P, obs, level, opts, S[S_TRACE], S[S_DEBUG])
+    field(gp, G_R)[0] = stream_start(seed, game, 0)
+    field(gp, G_PR)[0] = stream_start(seed, game, 1)
+    start(gp, D)
+
+
+@njit(cache=True, _nrt=False)
+def observe(gp):
+    """(observation, legal actions, their number): the legal actions are ``L[:n]``, ascending;
+    ``n`` is 0 once the game has ended."""
+    return field(gp, G_OBS), field(gp, G_L), field(gp, G_S)[S_NLEGAL]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def is_legal(gp, action):
+    S, L = field(gp, G_S), field(gp, G_L)
+    for i in range(S[S_NLEGAL]):
+        if L[i] == action:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def step(gp, action):
+    """Play ``action`` at the decision the game waits for and carry the game on to the next
+    decision (or its end).  An illegal action ends the game with an error (S_ERR); a step
+    after the end does nothing."""
+    S = field(gp, G_S)
+    if S[S_ENDED] != 0:
+        return
+    S[S_DECISIONS] += 1
+    if not is_legal(gp, action):
+        S[S_ERR] = ERR_ILLEGAL
+        S[S_ERR_ACTION] = action
+        S[S_ERR_PHASE] = field(gp, G_OBS)[O.O_PHASE]
+        S[S_OVER] = 1
+        finish(gp)
+        return
+    rp = S[S_RESUME]
+    if rp == RP_FIGHT:
+        k = fight_act(gp, action)
+    elif rp == RP_HAZARD:
+        k = hazard_act(gp, action)
+    elif rp == RP_TARGET:
+        k = target_act(gp, action)
+    elif rp == RP_DESTROY:
+        k = destroy_act(gp, action)
+    elif rp == RP_SORT_TAKE:
+        k = sort_take_act(gp, action)
+    elif rp == RP_SORT_DISCARD:
+        k = sort_discard_act(gp, action)
+    elif rp == RP_SORT_ORDER:
+        k = sort_order_act(gp, action)
+    elif rp == RP_COPY_SOURCE:
+        k = copy_act(gp, action)
+    elif rp == RP_MORE_DRAW2:
+        k = more_act(gp, action, False, R_ABILITY)
+    elif rp == RP_MORE_BELOW:
+        k = more_act(gp, action, True, R_REPLACE)
+    else:                                                                # RP_PIRATE
+        k = pirate_act(gp, action)
+    carry_on(gp, k)
+
+
+@njit(cache=True, _nrt=False)
+def play_out(gp, f):
+    """The batch loop: observe, ask the policy ``f`` (layout.POLICY_SIG), step, to the end.
+    With S_DEBUG every decision's observation and legal actions are recorded (DOBS, DLEG)."""
+    S, obs, L, PR, prm = field(gp, G_S), field(gp, G_OBS), field(gp, G_L), field(gp, G_PR), \
+        field(gp, G_PRM)
+    while S[S_ENDED] == 0:
+        n = S[S_NLEGAL]
+        if S[S_DEBUG] != 0 and not record(gp, n):
+            S[S_ERR] = ERR_DEBUG_FULL
+            S[S_OVER] = 1
+            finish(gp)
+            return
+        step(gp, f(obs, L, n, prm, PR))
+
+
+@njit(cache=True, _nrt=False)
+def record(gp, n):
+    """Append the observation and the legal actions to DOBS/DLEG; False when full."""
+    S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
+    DOBS, DLEG = field(gp, G_DOBS), field(gp, G_DLEG)
+    k = S[S_NDEC]
+    if k >= DOBS.shape[0] or n + 1 > DLEG.shape[1]:
+        return False
+    for i in range(obs.shape[0]):
+        DOBS[k, i] = obs[i]
+    DLEG[k, 0] = n
+    for i in range(n):
+        DLEG[k, 1 + i] = L[i]
+    S[S_NDEC] = k + 1
+    return True
+
+
+# --- copies (R1.4) ------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def clone_into(src, dst):
+    """Copy the game behind ``src`` into the (allocated) state behind ``dst``: scalars, piles,
+    observation, legal actions, both random streams, and the trace written so far when the
+    source traces.  The card table and the policy parameters are not copied (dst keeps its own,
+    usually the same arrays)."""
+    S0, S1 = field(src, G_S), field(dst, G_S)
+    for i in range(S0.shape[0]):
+        S1[i] = S0[i]
+    P0, P1 = field(src, G_P), field(dst, G_P)
+    for k in range(P0.shape[0]):
+        for i in range(P0.shape[1]):
+            P1[k, i] = P0[k, i]
+    o0, o1 = field(src, G_OBS), field(dst, G_OBS)
+    for i in range(o0.shape[0]):
+        o1[i] = o0[i]
+    L0, L1 = field(src, G_L), field(dst, G_L)
+    for i in range(S0[S_NLEGAL]):
+        L1[i] = L0[i]
+    field(dst, G_R)[0] = field(src, G_R)[0]
+    field(dst, G_PR)[0] = field(src, G_PR)[0]
+    E0, E1 = field(src, G_E), field(dst, G_E)
+    if S0[S_TRACE] != 0:
+        if E1.shape[0] < S0[S_EPOS] + 1:
+            S1[S_TRACE] = 0                         # no room: the copy does not trace
+        else:
+            for i in range(S0[S_EPOS]):
+                E1[i] = E0[i]
+
+
+@njit(cache=True, _nrt=False)
+def resample_hidden(gp, rng):
+    """Redraw, in place, every order the player cannot know (R1.4), uniformly and consistent
+    with what it can know; then restart the engine's stream from ``rng`` (future reshuffles are
+    unknown too).  Use on a clone (``clone_into``).  Hidden: the robinson_stack below the cards
+    the player put on top with sort3 (S_KT) and above those it put under with below_pile
+    (S_KB); the hazard stack; the aging stack within its normal and difficult parts (R2.1).
+    Only the zones (the observation), the known positions and, for the aging stack, which
+    positions hold difficult cards are read; never which hidden card lies where."""
+    S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
+    SCR = field(gp, G_SCR)
+    # robinson_stack: P[P_RSTACK, kb:n - kt] are hidden
+    n = S[CNT + P_RSTACK]
+    kt, kb = S[S_KT], S[S_KB]
+    m = 0
+    for c in range(59):
+        if obs[_ZONE + c] == O.Z_ROBINSON_STACK:
+            known = False
+            for i in range(kb):
+                if P[P_RSTACK, i] == c:
+                    known = True
+            for i in range(n - kt, n):
+                if P[P_RSTACK, i] == c:
+                    known = True
+            if not known:
+                SCR[m] = c
+                m += 1
+    shuffle_slice(rng, SCR, 0, m)
+    for i in range(m):
+        P[P_RSTACK, kb + i] = SCR[i]
+    # hazard stack: all hidden
+    m = 0
+    for c in range(FIRST_HAZARD, FIRST_HAZARD + 30):
+        if obs[_ZONE + c] == O.Z_HAZARD_STACK:
+            P[P_HSTACK, m] = c
+            m += 1
+    shuffle_slice(rng, P[P_HSTACK], 0, m)
+    # aging stack: normal and difficult cards each shuffled over their own positions
+    for difficult in (False, True):
+        m = 0
+        for c in range(18, 29):
+            if obs[_ZONE + c] == O.Z_AGING_STACK and (c >= FIRST_DIFFICULT) == difficult:
+                SCR[m] = c
+                m += 1
+        shuffle_slice(rng, SCR, 0, m)
+        j = 0
+        for i in range(S[CNT + P_AGING]):
+            if (P[P_AGING, i] >= FIRST_DIFFICULT) == difficult:
+                P[P_AGING, i] = SCR[j]
+                j += 1
+    field(gp, G_R)[0] = nb_next(rng)
+
+
+@njit(cache=True, _nrt=False)
+def resample_into(src, dst, rng):
+    """``clone_into`` then ``resample_hidden``: a determinization of the game for a search."""
+    clone_into(src, dst)
+    resample_hidden(dst, rng)
+
+

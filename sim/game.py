@@ -1,0 +1,247 @@
+"""``Game``: one fast-engine game that you step, copy and resample from Python (notebooks, tools).
+
+    from sim import Game
+    g = Game.new(level=4, seed=1, game=0)       # game 0 of seed 1: the batch runner's deal
+    g.legal_action_names()                      # ['fight:35', 'fight:47']
+    g.step("fight:35"); print(g)
+    h = g.resampled(seed=7)                      # the hidden orders redrawn (R1.4)
+    g.play(load_policy("expert")); g.result      # {'won': ..., 'score': ..., 'cause': ...}
+
+It wraps the very arrays of ``sim.fast.machine`` (``new_game``, ``step``, ``resample_hidden``),
+so a game stepped here with the policy's answers is the batch runner's game, decision for
+decision.  Each call is one jitted call: fine for notebooks and tests, not for millions of games
+(``sim.fast.run_batch`` runs those inside Numba).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim import cards as C
+from sim import observation as O
+from sim.actions import action_id, action_name
+from sim.rng import mix64
+from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
+from sim.fast import layout as Y
+
+__all__ = ["Game"]
+
+
+def _options(options) -> Options:
+    if options is None:
+        return Options()
+    if isinstance(options, Options):
+        return options
+    if isinstance(options, dict):
+        try:
+            return Options(**options)
+        except TypeError as exc:
+            raise RuleError(f"unknown rule option: {exc}") from None
+    raise RuleError(f"options must be an Options or a dict, not {type(options).__name__}")
+
+
+_POLICIES: dict = {}
+
+
+def _policy(policy):
+    """(compiled decide, parameters) of a policy name or policies.Policy."""
+    from policies import load_policy
+    from sim.fast import policy_function
+    hit = _POLICIES.get(policy) if isinstance(policy, str) else None
+    if hit is None:
+        pol = load_policy(policy)
+        hit = (policy_function(pol), np.ascontiguousarray(pol.params, dtype=np.float64))
+        if isinstance(policy, str):
+            _POLICIES[policy] = hit
+    return hit
+
+
+class Game:
+    """One game of Friday on the fast engine: a state machine that waits at each decision."""
+
+    _FIELDS = ("S", "P", "obs", "L", "E", "SCR", "T", "R", "PR", "prm", "DOBS", "DLEG")
+
+    def __init__(self, arrays: tuple, level: int, seed: int, game: int, options: Options):
+        (self._S, self._P, self._obs, self._L, self._E, self._SCR, self._T, self._R, self._PR,
+         self._prm, self._DOBS, self._DLEG) = arrays
+        self.level, self.seed, self.game, self.options = level, seed, game, options
+
+    # --- making games --------------------------------------------------------------------
+    @classmethod
+    def new(cls, level: int = 4, seed: int = 1, game: int = 0, options=None, deal=None,
+            trace: bool = False, table: np.ndarray | None = None) -> "Game":
+        """Game ``game`` of master seed ``seed`` at ``level``, waiting at its first decision
+        (the same deal as ``run_batch``'s game ``game``).  ``deal``: a deal dict or file
+        (README, Deal files); ``trace``: keep the TRACE.md events (``.trace``); ``table``: a
+        card table (``sim.fast.layout.card_table()`` edited), else the game's own."""
+        from sim.fast import api, runner
+        from sim.fast.game import alloc_state
+        level = check_level(level)
+        options = _options(options)
+        seed, game = int(seed), int(game)
+        S, P, obs = alloc_state()
+        S[Y.S_TRACE] = 1 if trace else 0
+        T = api._T if table is None else np.ascontiguousarray(table, dtype=np.int64)
+        arrays = (S, P, obs, np.zeros(Y.L_SIZE, np.int64),
+                  np.zeros(Y.TRACE_SIZE if trace else 1, np.int64),
+                  np.zeros(Y.SCR_SIZE, np.int64), T, np.zeros(1, np.uint64),
+                  np.zeros(1, np.uint64), np.zeros(1, np.float64),
+                  np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
+        D = api._deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
+        runner.entry("new")(*arrays, D, level, seed, game, api._opts(options))
+        return cls(arrays, level, seed, game, options)
+
+    def _arrays(self) -> tuple:
+        return (self._S, self._P, self._obs, self._L, self._E, self._SCR, self._T, self._R,
+                self._PR, self._prm, self._DOBS, self._DLEG)
+
+    def clone(self) -> "Game":
+        """An independent copy (same position, same random streams: it continues alike)."""
+        arrays = tuple(a if a is self._T else a.copy() for a in self._arrays())
+        return Game(arrays, self.level, self.seed, self.game, self.options)
+
+    def resampled(self, seed: int) -> "Game":
+        """A copy in which every order the player cannot know (R1.4) is redrawn uniformly
+        from ``seed`` (sim.fast.machine.resample_hidden): same observation, same legal
+        actions, new hidden stacks and a new engine stream for future reshuffles."""
+        from sim.fast import runner
+        g = self.clone()
+        rng = np.array([mix64(int(seed))], dtype=np.uint64)
+        runner.entry("resample")(*g._arrays(), rng)
+        return g
+
+    # --- the decision ----------------------------------------------------------------------
+    @property
+    def observation(self) -> np.ndarray:
+        """The observation (sim.observation layout), a copy."""
+        return self._obs.copy()
+
+    @property
+    def phase(self) -> str:
+        """The kind of decision waited for (sim.observation.PHASE_NAMES); 'none' at the end."""
+        return O.PHASE_NAMES[int(self._obs[O.O_PHASE])]
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._S[Y.S_ENDED])
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, ascending (sim.actions); [] once the game is over."""
+        return self._L[:int(self._S[Y.S_NLEGAL])].tolist()
+
+    def legal_action_names(self) -> list[str]:
+        return [action_name(a) for a in self.legal_actions()]
+
+    def legal_mask(self) -> np.ndarray:
+        """int8 mask over the whole action space (sim.actions.N_ACTIONS)."""
+        from sim.actions import N_ACTIONS
+        m = np.zeros(N_ACTIONS, np.int8)
+        m[self._L[:int(self._S[Y.S_NLEGAL])]] = 1
+        return m
+
+    def step(self, action) -> "Game":
+        """Play ``action`` (an id or a name such as ``"draw"``) and go on to the next decision;
+        chance (draws, reshuffles) is resolved inside from the game's stream."""
+        from sim.fast import runner
+        if self.is_over:
+            raise RuleError("the game is over: no action is legal")
+        a = action_id(action) if isinstance(action, str) else int(action)
+        legal = self.legal_actions()
+        if a not in legal:
+            try:
+                name = repr(action_name(a))
+            except RuleError:
+                name = f"action id {a}"
+            raise RuleError(f"{name} is not legal at this {self.phase} decision; legal: "
+                            f"{', '.join(self.legal_action_names())}")
+        runner.entry("step")(*self._arrays(), a)
+        return self
+
+    def policy_action(self, policy) -> int:
+        """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
+        policy stream as the batch runner does."""
+        fn, prm = _policy(policy)
+        return int(fn(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR))
+
+    def play(self, policy) -> dict:
+        """Play to the end with ``policy``; the result."""
+        while not self.is_over:
+            self.step(self.policy_action(policy))
+        return self.result
+
+    # --- the end ---------------------------------------------------------------------------
+    @property
+    def result(self) -> dict | None:
+        """won, score, cause, life, step, turn, ... once the game is over (else None)."""
+        if not self.is_over:
+            return None
+        S = self._S
+        return {"won": bool(S[Y.S_WON]), "score": int(S[Y.S_SCORE]),
+                "cause": CAUSE_NAMES[int(S[Y.S_CAUSE])], "life": int(S[Y.S_LIFE]),
+                "step": STEP_NAMES[int(S[Y.S_STEP])], "turns": int(S[Y.S_TURN]),
+                "aging_taken": int(S[Y.S_AGING_IN_GAME] - S[Y.CNT + Y.P_AGING]),
+                "destroyed": int(S[Y.S_DESTROYED]),
+                "fights_won": [int(x) for x in S[Y.S_FW:Y.S_FW + 3]],
+                "fights_lost": [int(x) for x in S[Y.S_FL:Y.S_FL + 3]]}
+
+    @property
+    def trace(self) -> list[dict]:
+        """The TRACE.md events so far (``Game.new(..., trace=True)``)."""
+        from sim.fast.decode import decode_events
+        if not self._S[Y.S_TRACE]:
+            raise RuleError("this game keeps no trace: Game.new(..., trace=True)")
+        return decode_events(self._E, int(self._S[Y.S_EPOS]))
+
+    # --- drawing ---------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"waits at a {self.phase} decision"
+        return f"<Game level {self.level} seed {self.seed} game {self.game}: {state}>"
+
+    def __str__(self) -> str:
+        o = self._obs
+        zone = o[O.ZONE:O.ZONE + C.N_CARDS]
+
+        def card(c):
+            c = int(c)
+            v = f" {C.FIGHT_VALUE[c]:+d}" if c < 59 else ""
+            return f"{C.NAME[c]}{v} [{c}]"
+
+        def members(z):
+            return [c for c in range(C.N_CARDS) if zone[c] == z]
+        step = STEP_NAMES[int(o[O.O_STEP])]
+        lines = [f"Friday, level {self.level}, seed {self.seed}, game {self.game}: {step} step, "
+                 f"turn {int(o[O.O_TURN])}, life {int(o[O.O_LIFE])}/{int(o[O.O_MAX_LIFE])}"]
+        beaten = set(members(O.Z_PIRATE_BEATEN))
+        lines.append("pirates: " + ", ".join(card(p) + (" (beaten)" if p in beaten else "")
+                                             for p in (o[O.O_PIRATE_1], o[O.O_PIRATE_2])))
+        if o[O.O_OPPONENT] >= 0 and not self.is_over:
+            from policies.base import fight_total
+            opp = int(o[O.O_OPPONENT])
+            lines.append(f"fight: {card(opp)} value {int(o[O.O_FIGHT_VALUE])}, free cards left "
+                         f"{int(o[O.O_FREE_LEFT])}, total {int(fight_total(o))}")
+            for side, z in (("left", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
+                cs = members(z)
+                flags = {c: [n for n, f in (("face down", O.F_FACE_DOWN), ("doubled", O.F_DOUBLED),
+                                            ("used", O.F_USED)) if o[O.FLAGS + c] & f] for c in cs}
+                lines.append(f"  {side}: " + (", ".join(
+                    card(c) + (f" ({', '.join(flags[c])})" if flags[c] else "") for c in cs) or "-"))
+        drawn = members(O.Z_HAZARD_DRAWN)
+        if drawn:
+            lines.append("hazards drawn: " + ", ".join(card(c) for c in drawn))
+        sort_hand = members(O.Z_SORT)
+        if sort_hand:
+            lines.append("sort3 hand: " + ", ".join(card(c) for c in sort_hand))
+        known = [int(o[O.O_KNOWN_TOP_0 + i]) for i in range(int(o[O.O_KNOWN_TOP_N]))]
+        lines.append(f"robinson stack {int(o[O.O_N_ROBINSON_STACK])}"
+                     + (f" (top: {', '.join(card(c) for c in known)})" if known else "")
+                     + f", discard {int(o[O.O_N_ROBINSON_DISCARD])}, aging stack "
+                     f"{int(o[O.O_N_AGING_STACK])}, hazard stack {int(o[O.O_N_HAZARD_STACK])}, "
+                     f"hazard discard {int(o[O.O_N_HAZARD_DISCARD])}, removed "
+                     f"{len(members(O.Z_REMOVED))}")
+        if self.is_over:
+            r = self.result
+            lines.append(f"game over: {'won' if r['won'] else 'lost'} ({r['cause']}), score "
+                         f"{r['score']}")
+        else:
+            lines.append(f"{self.phase} decision, legal: {', '.join(self.legal_action_names())}")
+        return "\n".join(lines)
+

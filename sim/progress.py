@@ -1,0 +1,167 @@
+"""What a long command shows while it runs: the compile notice, a progress bar, Ctrl-C.
+
+* ``compile_notice``: one line on standard error before the fast engine is compiled (a cold
+  Numba cache), with the time the last compile took on this machine, or the benchmark's figure.
+* ``Bar``: a rich progress bar on standard error, one line per level (games done, games/s,
+  time left), drawn only when standard error is a terminal and ``--quiet`` is not given.
+* ``StopFlag``: the first Ctrl-C asks the running loop to stop after its current chunk (chunks
+  last about ``CHUNK_SECONDS``); a second one interrupts at once.
+* ``ChunkSizer``: chunk sizes from the measured games/s, so that a chunk lasts about
+  ``CHUNK_SECONDS`` whatever the engine, policy and machine.  Results do not depend on them.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                           TimeRemainingColumn)
+from rich.text import Text
+
+CHUNK_SECONDS = 0.25
+
+
+class SimulationInterrupted(Exception):
+    """The run was stopped by Ctrl-C after ``games`` finished games (all reported)."""
+
+    def __init__(self, games):
+        super().__init__(f"interrupted after {games:,} games")
+        self.games = games
+
+# The engine's cold compile on an idle 2-core machine, as benchmarks/bench_engines.py measured it
+# (results/benchmark.md; benchmarks/bench_cli.py measures it too, results/benchmark_cli.md),
+# shown until this machine has measured its own.
+BENCHMARK_COMPILE_SECONDS = 60
+
+
+def compile_notice(policy, quiet=False) -> float | None:
+    """Print the notice if the engine or the policy must be compiled; returns the time the
+    caller should record after compiling (its start), or None when the cache is warm."""
+    from .fast.api import engine_cached
+    from .numba_cache import last_compile_seconds
+    engine_warm, policy_warm = engine_cached(policy)
+    if engine_warm and policy_warm:
+        return None
+    if not quiet:
+        if engine_warm:
+            print(f"compiling policy {policy.name}, first run only, a few seconds",
+                  file=sys.stderr, flush=True)
+        else:
+            seconds = last_compile_seconds() or BENCHMARK_COMPILE_SECONDS
+            print(f"compiling the engine, first run only, about {seconds:.0f} s "
+                  f"(on a busy machine longer)", file=sys.stderr, flush=True)
+    return time.perf_counter() if not engine_warm else None
+
+
+def prepare_engine(policy, quiet=False, threads=None):
+    """Compile or load the fast engine and the policy before the games are timed."""
+    from .fast.api import prepare
+    from .numba_cache import record_compile_seconds
+    started = compile_notice(policy, quiet)
+    prepare(policy, threads)
+    if started is not None:
+        record_compile_seconds(time.perf_counter() - started)
+
+
+def prepare_reference(policy, quiet=False):
+    """Compile or load the policy for the reference engine (one game, whose result and
+    errors are ignored: the real games report their own) before the games are timed."""
+    from .numba_cache import has_cached_code
+    from .results import reference_batch
+    from .rules import RuleError
+    py = getattr(getattr(policy, "decide", None), "py_func", None)
+    if py is not None and not has_cached_code(py) and not quiet:
+        print(f"compiling policy {policy.name}, first run only, a few seconds", file=sys.stderr,
+              flush=True)
+    try:
+        reference_batch(1, 0, 0, 1, policy)
+    except RuleError:
+        pass
+
+
+class ChunkSizer:
+    """The next chunk's size: ``CHUNK_SECONDS`` worth of games at the last measured rate
+    (growing at most 8x per chunk, so that one fast measurement cannot make a long chunk)."""
+
+    def __init__(self, first: int, largest: int = 4_000_000):
+        self.size, self.largest, self.seconds = max(1, int(first)), largest, CHUNK_SECONDS
+
+    def take(self, remaining: int) -> int:
+        return max(1, min(self.size, remaining))
+
+    def measured(self, games: int, seconds: float):
+        rate = games / max(seconds, 1e-6)
+        self.size = int(max(1, min(rate * self.seconds, 8 * games, self.largest)))
+
+
+class StopFlag:
+    """First Ctrl-C: ``stop`` is set and the loop ends after its current chunk; a second
+    one raises KeyboardInterrupt at once."""
+
+    def __init__(self):
+        self.stop = False
+        self.previous = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame):
+        self.stop = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        print("\nstopping after the current chunk (Ctrl-C again to abort)", file=sys.stderr,
+              flush=True)
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+class Bar:
+    """A rich progress bar on standard error, one task per level (or policy and level)."""
+
+    def __init__(self, quiet=False):
+        self.console = Console(stderr=True)
+        self.enabled = not quiet and self.console.is_terminal
+        self.progress = None
+
+    def __enter__(self):
+        if self.enabled:
+            self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
+                                     MofNCompleteColumn(), TextColumn("games"), _RateColumn(),
+                                     TextColumn("left"), TimeRemainingColumn(),
+                                     console=self.console, auto_refresh=False, transient=False)
+            self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+
+    def task(self, description: str, total: int):
+        """A task, not started yet (its clock starts with ``start``)."""
+        if self.progress is None:
+            return None
+        return self.progress.add_task(description, total=total, start=False)
+
+    def start(self, task):
+        if task is not None:
+            self.progress.start_task(task)
+            self.progress.refresh()
+
+    def advance(self, task, games: int):
+        if task is not None:
+            self.progress.advance(task, games)
+            self.progress.refresh()
+
+
+class _RateColumn(ProgressColumn):
+    """games/s of a task (rich's estimate over its last seconds)."""
+
+    def render(self, task):
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} games/s" if speed else "", style="progress.data.speed")

@@ -1,0 +1,418 @@
+"""A game log a player reads: TRACE.md events -> lines of text (``friday replay``, ``friday play``).
+
+Pure functions of the trace alone (both engines write the same one): ``render_lines`` gives the
+lines as spans ``(text, style)`` (styles are rich style strings, ignored in plain text),
+``render_text`` the plain text and ``render_rich`` a rich ``Text`` for a terminal.  Cards go by
+their names from the header's card table (``#id`` only with ``ids=True``); the order of a
+face-down stack is never printed (R1.4), only counts and what the player itself saw.  A small
+bookkeeper follows the game from the events: life, step, the Robinson stack's count, the fight's
+running total as R4.6 counts it, and Robinson's cards for the R10.3 score breakdown.
+"""
+from __future__ import annotations
+
+from .names import ABILITY_WORDS, CardNames, count, signed
+
+STEPS = ("green", "yellow", "red", "pirates")
+STEP_STYLE = {"green": "bold green", "yellow": "bold yellow", "red": "bold red",
+              "pirates": "bold magenta"}
+LIFE_REASON = {"paid_draw": "paid card", "lost_fight": "lost fight", "aging": "aging card",
+               "ability": "ability"}
+TOTAL_COLUMN = 52
+
+
+class Fight:
+    """The current fight as the trace shows it (R4)."""
+
+    def __init__(self, opponent: int, pirate: bool, value: int, free: int):
+        self.opponent, self.pirate, self.value, self.free = opponent, pirate, value, free
+        self.cards: list[int] = []
+        self.face_down: set[int] = set()
+        self.doubled: set[int] = set()
+        self.step_minus = 0
+        self.ended = None            # the fight_end event, once written
+
+
+class _Log:
+    """Follows the events and writes the lines (see the module docstring)."""
+
+    def __init__(self, events, ids: bool):
+        self.events = list(events)
+        head = next((e for e in self.events if e["e"] == "header"), None)
+        if head is None:
+            from .cards import header_table
+            head = {"cards": header_table(), "options": {}}
+        self.names = CardNames(head["cards"], ids)
+        self.options = head.get("options", {})
+        self.lines: list[list[tuple[str, str]]] = []
+        self.life = self.max_life = self.turn = self.stack_n = self.hazards_left = 0
+        self.step = 0
+        self.owned: set[int] = set()      # Robinson's cards, not removed (R10.3)
+        self.won_hazards = 0
+        self.pirates_beaten: list[int] = []
+        self.fight: Fight | None = None
+        self.pending_sort = None           # (cards still to take, cards put back) across a reshuffle
+        self.n_hazards = sum(1 for row in self.names.table.values() if row["kind"] == "hazard")
+        self.disagreements: list[str] = []  # bookkeeping vs the trace (tests keep it empty)
+        self.end = None
+
+    # --- output ------------------------------------------------------------------------
+    def line(self, *spans):
+        self.lines.append([(t, s) if isinstance(s, str) else (t, "") for t, s in
+                           (sp if isinstance(sp, tuple) else (sp, "") for sp in spans)])
+
+    def with_total(self, text: str, style: str = ""):
+        self.line((text.ljust(TOTAL_COLUMN) + " ", style), (f"total {self.total()}", "cyan"))
+
+    # --- the fight's arithmetic (R4.6, R5.3, R5.4, R5.7, R6.2, R9.5) --------------------
+    def zeroed(self) -> list[tuple[int, int | None]]:
+        f, n = self.fight, self.names
+        up = sorted(c for c in f.cards if c not in f.face_down)
+        out, zeroed = [], set()
+        for card in up:
+            if n.ability(card) != "aging_highest_zero":
+                continue
+            candidates = [c for c in up if n.value(c) > 0 and c not in zeroed]
+            target = min(candidates, key=lambda c: (-n.value(c), c in f.doubled, c)) if candidates else None
+            if target is not None:
+                zeroed.add(target)
+            out.append((card, target))
+        return out
+
+    def total(self) -> int:
+        f, n = self.fight, self.names
+        zeroed = {t for _, t in self.zeroed()}
+        value = {}
+        for c in f.cards:
+            v = 0 if (c in f.face_down or c in zeroed) else n.value(c)
+            value[c] = 2 * v if c in f.doubled else v
+        ability = n.table[f.opponent]["pirate"]["ability"] if f.pirate else "none"
+        if ability == "half_cards_count":
+            places = (len(f.cards) + 1) // 2
+            aging = [c for c in f.cards if n.is_aging(c) and c not in f.face_down]
+            others = sorted((value[c] for c in f.cards if c not in aging), reverse=True)
+            return sum(value[c] for c in aging) + sum(others[:max(0, places - len(aging))])
+        total = sum(value.values())
+        if ability == "plus1_per_card":
+            counts_down = self.options.get("plus1_counts_destroyed", True)
+            total += len(f.cards) - (0 if counts_down else len(f.face_down))
+        return total
+
+    def effective_value(self) -> int:
+        f = self.fight
+        if f.pirate:
+            return f.value
+        lowered = f.step_minus if self.options.get("step_minus1_stacks", True) else min(f.step_minus, 1)
+        return self.names.hazard_value(f.opponent, max(0, self.step - lowered))
+
+    # --- the events --------------------------------------------------------------------
+    def run(self):
+        i = 0
+        while i < len(self.events):
+            ev = self.events[i]
+            nxt = self.events[i + 1] if i + 1 < len(self.events) else None
+            if self.fight is not None and self.fight.ended is not None and ev["e"] not in ("life", "ability", "game_end"):
+                self.settle(True)
+            self.prev = self.events[i - 1] if i else None
+            used_next = getattr(self, "on_" + ev["e"])(ev, nxt)
+            i += 2 if used_next else 1
+        if self.end is None and len(self.events) > 1:
+            self.line("")
+            self.line(("The trace ends here, before the end of the game.", "bold"))
+        return self.lines
+
+    def on_header(self, ev, nxt):
+        self.line((f"Friday, level {ev['level']}, seed {ev['seed']}, game {ev['game']}, "
+                   f"policy {ev['policy']}", "bold"))
+        opts = ", ".join(f"{k}={str(v).lower()}" for k, v in ev["options"].items())
+        self.line(f"Rule options: {opts}")
+
+    def on_setup(self, ev, nxt):
+        n = self.names
+        self.life, self.max_life = ev["life"], ev["max_life"]
+        self.owned = set(ev["robinson_stack"])
+        self.stack_n = len(ev["robinson_stack"])
+        aging = sum(n.is_aging(c) for c in ev["robinson_stack"])
+        self.line(f"Set-up: life {self.life} of {self.max_life}. Robinson's stack: {self.stack_n} "
+                  f"cards" + (f" ({aging} of them aging)" if aging else "") +
+                  f"; aging stack: {len(ev['aging_stack'])} cards.")
+        self.line("Pirates: " + "; ".join(f"{n.pirate(p)}: {n.pirate_rules(p)}" for p in ev["pirates"]) + ".")
+
+    def on_step(self, ev, nxt):
+        self.step = STEPS.index(ev["step"])
+        self.hazards_left = len(ev["hazard_stack"])
+        self.line("")
+        if ev["step"] == "pirates":
+            text = "PIRATES: Robinson must beat both pirates"
+        elif ev["step"] == "green":
+            text = f"GREEN step: {self.hazards_left} hazards"
+        else:
+            text = f"{ev['step'].upper()} step: {self.hazards_left} hazards (the hazard discard, shuffled)"
+        self.line((f"== {text} ==", STEP_STYLE[ev["step"]]))
+
+    def on_hazards_drawn(self, ev, nxt):
+        n = self.names
+        self.turn += 1
+        self.hazards_left -= len(ev["cards"])
+        self.line("")
+        self.line((f"Turn {self.turn}", "bold"), f" - {STEPS[self.step]} step, life {self.life}, "
+                  f"Robinson's stack {self.stack_n}, hazards left {self.hazards_left}")
+        drawn = [f"{n.hazard(c)} (value {n.hazard_value(c, self.step)}, "
+                 f"{count(n.table[c]['hazard']['free'], 'free card')})" for c in ev["cards"]]
+        self.line("  " + ("Hazards: " + " and ".join(drawn) if len(drawn) == 2
+                          else f"The step's last hazard: {drawn[0]}"))
+
+    def on_hazard_choice(self, ev, nxt):
+        n = self.names
+        if ev["fight"] is None:
+            self.line(f"  Skips {n.hazard(ev['discarded'][0])}: discarded without a fight.")
+            return False
+        rest = f" Discards {n.listing(ev['discarded'], n.hazard)}." if ev["discarded"] else ""
+        self.line(("  Fights ", ""), (n.hazard(ev["fight"]), "bold"),
+                  f" (hazard side: value {nxt['value']}, {count(nxt['free_cards'], 'free card')}; "
+                  f"beaten, it becomes the knowledge card {n.card(ev['fight'])}).{rest}")
+        self.on_fight_start(nxt, None, quiet=True)
+        return True
+
+    def on_pirate_choice(self, ev, nxt):
+        n = self.names
+        self.line("")
+        self.line(("Fights ", ""), (n.pirate(ev["fight"]), "bold magenta"),
+                  f": value {nxt['value']}, {count(nxt['free_cards'], 'free card')}, life {self.life}.")
+        self.on_fight_start(nxt, None, quiet=True)
+        return True
+
+    def on_fight_start(self, ev, nxt, quiet=False):
+        self.fight = Fight(ev["opponent"], ev["kind"] == "pirate", ev["value"], ev["free_cards"])
+        if not quiet:
+            self.line(f"  Fight against {self.names.opponent(ev['opponent'])}: value {ev['value']}, "
+                      f"{count(ev['free_cards'], 'free card')}.")
+        return False
+
+    def on_draw(self, ev, nxt):
+        n, f = self.names, self.fight
+        card = ev["card"]
+        self.stack_n -= 1
+        f.cards.append(card)
+        text = {"free": "free card", "paid": "paid card", "ability": "drawn by the ability",
+                "exchange": "in its place", "replace": "replacement, free"}[ev["reason"]]
+        text = f"    {text}: {n.card(card)}"
+        merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] == "paid_draw"
+        if ev["cost"]:
+            text += f", {ev['cost']} life" + (f" (life {nxt['life']})" if merged else "")
+            if merged:
+                self.life = nxt["life"]
+        self.with_total(text, "red" if n.value(card) < 0 else "")
+        return merged
+
+    def on_reshuffle(self, ev, nxt):
+        n = self.names
+        new = len(ev["robinson_stack"])
+        prev = self.prev
+        after_below = prev is not None and prev["e"] == "ability" and prev["ability"] == "below_pile"
+        if self.stack_n != 0 and not after_below and self.pending_sort is None:
+            self.disagreements.append(f"reshuffle with {self.stack_n} cards counted in the stack")
+        self.stack_n = new + (1 if after_below else 0)
+        if self.pending_sort is not None:
+            self.continue_sort()
+        aging = ev["aging_added"]
+        if aging is not None:
+            self.owned.add(aging)
+            self.line(("    Robinson's stack is empty: ", "yellow"),
+                      f"the discard ({new - 1} cards) and the aging card {n.card(aging)} are "
+                      f"shuffled into a new stack of {new} cards.")
+        else:
+            self.line(("    Robinson's stack is empty: ", "yellow"),
+                      f"no aging card is left; the discard alone becomes the new stack of {new} cards.")
+
+    def on_life(self, ev, nxt):
+        self.life = ev["life"]
+        self.line(f"    life {signed(ev['delta'])} ({LIFE_REASON.get(ev['reason'], ev['reason'])}): "
+                  f"life {self.life}")
+
+    def on_ability(self, ev, nxt):
+        n, f = self.names, self.fight
+        ability, card, target = ev["ability"], ev["card"], ev["target"]
+        who = (f"    {n.short(ev['via_copy'])} copies {n.short(card)}: " if ev["via_copy"] is not None
+               else f"    {n.short(card)}: ")
+        merged = False
+        if ability in ("life_plus1", "life_plus2", "aging_life_minus1", "aging_life_minus2"):
+            merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] in ("ability", "aging")
+            if merged:
+                self.life = nxt["life"]
+            if ability.startswith("life"):
+                gained = ev["detail"].get("gained", 0)
+                text = (f"+{gained} life (life {self.life})" if gained else
+                        f"+0 life (life already at its maximum, {self.max_life})")
+            else:
+                text = f"{ABILITY_WORDS[ability]} at the end of the fight" + \
+                    (f" (life {self.life})" if merged else "")
+            self.line((who + text, "red" if ability.startswith("aging") else "green"))
+        elif ability in ("draw_plus1", "draw_plus2"):
+            self.line(who + ("draws 1 more card" if ability == "draw_plus1" else "draws up to 2 more cards"))
+        elif ability == "destroy":
+            f.face_down.add(target)
+            self.with_total(who + f"destroys {n.short(target)} (it counts 0, leaves the game after the fight)")
+        elif ability == "double":
+            f.doubled.add(target)
+            self.with_total(who + f"doubles {n.short(target)}")
+        elif ability == "step_minus1":
+            f.step_minus += 1
+            effect = ("no effect against a pirate" if f.pirate else "no effect in the green step"
+                      if self.step == 0 else f"the hazard counts one step lower: value "
+                      f"{self.effective_value()} at the comparison")
+            self.line(who + effect)
+        elif ability in ("exchange1", "exchange2"):
+            self.leave_fight(target)
+            self.line(who + f"exchanges {n.short(target)} (onto the discard) for a new card")
+        elif ability == "below_pile":
+            self.leave_fight(target)
+            self.stack_n += 1
+            self.line(who + f"puts {n.short(target)} face down under Robinson's stack")
+        elif ability == "sort3":
+            self.sort3(who, ev["detail"])
+        elif ability == "aging_stop":
+            self.line((who + "drawn as a free card, it stops the free cards of this fight", "red"))
+        elif ability == "aging_highest_zero":
+            text = (f"{n.short(target)}, the highest card, counts 0" if target is not None
+                    else "no card with a positive value: no effect")
+            self.line((who + text, "red"))
+        else:
+            self.line(who + ability)
+        return merged
+
+    def leave_fight(self, card):
+        self.fight.cards.remove(card)
+        self.fight.doubled.discard(card)
+
+    def sort3(self, who, detail):
+        n = self.names
+        seen, order, gone = detail["seen"], detail["order"], detail["discarded"]
+        before = min(self.stack_n, len(seen))
+        self.stack_n -= before
+        self.pending_sort = [len(seen) - before, len(order)]
+        if self.pending_sort[0] == 0:
+            self.continue_sort()
+        if not seen:
+            self.line(who + "looks at no card")
+            return
+        text = f"looks at {n.listing(seen)}"
+        text += f"; discards {n.short(gone)}" if gone is not None else "; discards none"
+        if order:
+            text += f"; puts back {n.listing(order)}" + (" (first on top)" if len(order) > 1 else "")
+        self.line(who + text)
+
+    def continue_sort(self):
+        take = min(self.stack_n, self.pending_sort[0])
+        self.stack_n -= take
+        self.pending_sort[0] -= take
+        if self.pending_sort[0] == 0:
+            self.stack_n += self.pending_sort[1]
+            self.pending_sort = None
+
+    def on_fight_end(self, ev, nxt):
+        n, f = self.names, self.fight
+        for c in ev["destroyed"] + ev["removed"]:
+            self.owned.discard(c)
+        if self.total() != ev["total"] or self.effective_value() != ev["value"]:
+            self.disagreements.append(f"turn {self.turn}: counted {self.total()} vs "
+                                      f"{self.effective_value()}, trace {ev['total']} vs {ev['value']}")
+        f.ended = ev
+        lowered = "" if ev["value"] == f.value else f" (lowered from {f.value})"
+        merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] == "lost_fight"
+        if ev["won"]:
+            beaten = " The pirate is beaten." if f.pirate else ""
+            self.line(("  Won", "bold green"), f": {ev['total']} against {ev['value']}{lowered}.{beaten}")
+        else:
+            text = f": {ev['total']} against {ev['value']}{lowered}; pays {ev['life_paid']} life"
+            if merged:
+                self.life = nxt["life"]
+                text += f" (life {self.life})"
+            if ev["destroyed"]:
+                text += f" and destroys {n.listing(ev['destroyed'])}"
+            self.line(("  Lost", "bold red"), text + ".")
+        if ev["removed"]:
+            self.line(f"  Removed from the game (face down): {n.listing(ev['removed'])}.")
+        return merged
+
+    def settle(self, completed: bool):
+        """The fight's cards go back (R4.7, R4.8); a beaten opponent counts only when the fight
+        ended without losing the game (R4.10)."""
+        f = self.fight
+        if f.ended is None:
+            for c in f.face_down:
+                self.owned.discard(c)
+        elif f.ended["won"] and completed:
+            if f.pirate:
+                self.pirates_beaten.append(f.opponent)
+            else:
+                self.owned.add(f.opponent)
+                self.won_hazards += 1
+        self.fight = None
+
+    def on_game_end(self, ev, nxt):
+        n = self.names
+        if self.fight is not None:
+            self.settle(ev["won"])
+        self.end = ev
+        self.line("")
+        causes = {"no_life": "Robinson has no life left to pay",
+                  "old_age": "Robinson dies of old age (his stack is empty and no aging card is left, R7.2)",
+                  "no_cards": "Robinson has no card left to draw against the pirate (R9.4)"}
+        if ev["won"]:
+            self.line(("Robinson beats both pirates and WINS", "bold green"), f" with {ev['life']} life.")
+        else:
+            self.line((causes.get(ev["cause"], ev["cause"]), "bold red"),
+                      f": the game is lost in the {ev['step']} step.")
+        items = self.score_items()
+        self.line((f"Score {ev['score']}", "bold"), " (R10.3):")
+        for label, points, detail in items:
+            self.line(f"  {label:<20s}{points:>+5d}   {detail}")
+        if sum(p for _, p, _ in items) != ev["score"]:
+            self.disagreements.append(f"score items add up to {sum(p for _, p, _ in items)}, "
+                                      f"trace score {ev['score']}")
+
+    def score_items(self) -> list[tuple[str, int, str]]:
+        """R10.3, item by item: (label, points, what counts)."""
+        n = self.names
+        cards = [c for c in self.owned if not n.is_aging(c)]
+        aging = [c for c in self.owned if n.is_aging(c)]
+        won = bool(self.end and self.end["won"])
+        life = self.end["life"] if self.end else self.life
+        undefeated = self.n_hazards - self.won_hazards
+        return [
+            ("Robinson's cards", sum(n.value(c) for c in cards),
+             f"{len(cards)} cards: {n.grouped(cards)}" if cards else "none"),
+            ("aging cards", -5 * len(aging), f"{len(aging)} x -5" + (f": {n.grouped(aging)}" if aging else "")),
+            ("pirates beaten", 15 * len(self.pirates_beaten), f"{len(self.pirates_beaten)} x 15"),
+            ("life", 5 * life if won else 0,
+             f"{life} x 5" if won else "counts only in a won game"),
+            ("undefeated hazards", -3 * undefeated, f"{undefeated} x -3"),
+        ]
+
+
+def render_lines(events, ids: bool = False) -> list[list[tuple[str, str]]]:
+    """The log as lines of (text, rich style) spans."""
+    return _Log(events, ids).run()
+
+
+def render_text(events, ids: bool = False) -> str:
+    """The log as plain text (one string, ending in a newline)."""
+    return "".join("".join(t for t, _ in line).rstrip() + "\n" for line in render_lines(events, ids))
+
+
+def render_rich(events, ids: bool = False):
+    """The log as a rich Text, coloured for a terminal (same words as render_text)."""
+    from rich.text import Text
+    out = Text()
+    for line in render_lines(events, ids):
+        for text, style in line:
+            out.append(text, style=style or None)
+        out.append("\n")
+    return out
+
+
+def score_items(events) -> list[tuple[str, int, str]]:
+    """R10.3's score, item by item, of a whole game's trace."""
+    log = _Log(events, False)
+    log.run()
+    return log.score_items()

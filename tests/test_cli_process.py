@@ -1,0 +1,148 @@
+"""The friday command as a user runs it, in fresh processes: every bad input is one `error:`
+line and exit code 2 (no traceback, no file left behind), and Ctrl-C stops a long run within
+2 s, reports what finished, exits with 130 and leaves a valid Parquet file."""
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+BAD_POLICY = """from numba import njit
+
+@njit
+def always_pay(obs, legal, n_legal, params, rng):
+    return 2        # 'pay', never legal at the first (hazard) decision
+"""
+AGING_ON_TOP = {"aging_stack": [26, 18, 19, 20, 22, 23, 24, 25, 27, 28]}    # R2.1 broken
+
+SIM = ["simulate", "--games", "10", "--level", "1"]
+BAD_INPUTS = [
+    (["simulate", "--games", "-5", "--engine", "reference"], "--games must be positive"),
+    (["simulate", "--games", "0"], "--games must be positive"),
+    (["simulate", "--games", str(10**23)], "--games 100000000000000000000000 out of range"),
+    (["simulate", "--level", "7"], "unknown level"),
+    (["simulate", "--level", "1,1", "--games", "10"], "names a level twice"),
+    (["simulate", "--level", "2,,3"], "unknown level"),
+    (["simulate", "--policy", "nope", "--games", "1"], "unknown policy 'nope'"),
+    (["simulate", "--policy", "nofile.py:f", "--games", "1"], "not found"),
+    (["simulate", "--engine", "warp", "--games", "1"], "unknown engine 'warp'"),
+    (["simulate", "--threads", "0", "--games", "1"], "--threads must be positive"),
+    (SIM + ["--threads", "999"], "threads must be 1.."),
+    (["simulate", "--seed", "-1", "--games", "1"], "seed -1 out of range"),
+    (["simulate", "--seed", str(2**63), "--games", "1"], "out of range"),
+    (["simulate", "--option", "old_age=maybe", "--games", "1"], "old_age must be one of"),
+    (["simulate", "--option", "colour=red", "--games", "1"], "unknown rule option"),
+    (["simulate", "--option", "old_age", "--games", "1"], "must look like NAME=VALUE"),
+    (["simulate", "--param", "nosuch=1", "--games", "1"], "no parameter 'nosuch'"),
+    (["simulate", "--param", "reserve_red=abc", "--games", "1"], "must be a finite number"),
+    (["simulate", "--param", "cull_min_life=nan", "--games", "1"], "must be a finite number"),
+    (["simulate", "--param", "cull_min_life=inf", "--games", "1"], "must be a finite number"),
+    (["simulate", "--param", "cull_min_life=-Infinity", "--games", "1"], "finite number"),
+    (["simulate", "--summary-only", "--engine", "reference", "--games", "10"],
+     "--summary-only runs on the fast engine only"),
+    (["simulate", "--summary-only", "--out", "x.parquet", "--games", "10"],
+     "cannot be combined with --out"),
+    (SIM + ["--out", "a_folder"], "is a folder"),
+    (SIM + ["--out", "a_folder", "--force"], "is a folder"),
+    (SIM + ["--out", "old.parquet"], "exists: choose another file or pass --force"),
+    (SIM + ["--out", "x.csv"], "must end in .parquet"),
+    (SIM + ["--out", "no/such/dir/x.parquet"], "cannot write"),
+    (SIM + ["--policy", "bad.py:always_pay"],
+     "chose 'pay' at a hazard decision (game 0, level 1, seed 1): not a legal action; legal: "
+     "fight:"),
+    (["replay", "--level", "5", "--seed", "1"], "unknown level 5"),
+    (["replay", "--level", "1", "--seed", "1", "--format", "xml"], "unknown format"),
+    (["replay", "--level", "1", "--seed", "1", "--engine", "warp"], "unknown engine"),
+    (["replay", "--level", "1", "--seed", "1", "--game", "18446744073709551621"],
+     "--game 18446744073709551621 out of range: use 0..9223372036854775807"),
+    (["replay", "--level", "1", "--seed", "1", "--game", "-1"], "--game -1 out of range"),
+    (["replay", "--level", "1", "--seed", "1", "--deal", "/nonexistent.json"], "not found"),
+    (["replay", "--level", "1", "--seed", "1", "--deal", "broken.json"], "not valid JSON"),
+    (["replay", "--level", "1", "--seed", "1", "--deal", "aging_on_top.json"], "breaks R2.1"),
+    (["replay", "--level", "1", "--seed", "1", "--policy", "nofile.py:f"], "not found"),
+    (["replay", "--level", "1", "--seed", "1", "--policy", "bad.py:always_pay"],
+     "chose 'pay' at a hazard decision (step green, turn 1); legal: fight:"),
+    (["replay", "--level", "1", "--seed", "1", "--actions", "moves.txt"], "chose 'end'"),
+    (["report", "--games", "0"], "--games must be positive"),
+    (["report", "--games", "10", "--out", "old.parquet"], "old.parquet"),
+]
+
+
+def friday(args, cwd, **kw):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=900, **kw)
+
+
+def user_folder(path):
+    """A user's working folder with the files the bad inputs name."""
+    (path / "a_folder").mkdir()
+    (path / "old.parquet").write_bytes(b"precious")
+    (path / "bad.py").write_text(BAD_POLICY)
+    (path / "broken.json").write_text("{nope")
+    (path / "aging_on_top.json").write_text(json.dumps(AGING_ON_TOP))
+    (path / "moves.txt").write_text("end\n")
+    return {p.relative_to(path) for p in path.rglob("*") if "__pycache__" not in p.parts}
+
+
+@pytest.mark.parametrize("args, message", BAD_INPUTS, ids=[" ".join(a) for a, _ in BAD_INPUTS])
+def test_bad_input_is_one_error_line_exit_2_and_leaves_nothing(tmp_path, args, message):
+    before = user_folder(tmp_path)
+    result = friday(args, tmp_path)
+    output = result.stdout + result.stderr
+    assert result.returncode == 2, output
+    errors = [line for line in output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, output
+    assert message in errors[0], output
+    assert "Traceback" not in output
+    after = {p.relative_to(tmp_path) for p in tmp_path.rglob("*") if "__pycache__" not in p.parts}
+    assert after == before                                  # nothing written, nothing partial
+    assert (tmp_path / "old.parquet").read_bytes() == b"precious"
+
+
+MODES = {
+    "rows": ["--out", "games.parquet"],
+    "summary": ["--summary-only"],
+    "reference": ["--engine", "reference", "--policy", "random", "--out", "games.parquet"],
+}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_ctrl_c_stops_within_2_s_reports_and_writes_what_finished(tmp_path, mode):
+    """SIGINT a long run (10^8 games per level) once it is playing: it stops within 2 s,
+    prints the table of the finished games (marked interrupted), exits with 130, and the
+    Parquet file holds exactly the games reported."""
+    args = [sys.executable, "-m", "sim.cli", "simulate", "--level", "all", "--games",
+            "100000000", "--threads", "2", *MODES[mode]]
+    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    watchdog = threading.Timer(900, proc.kill)         # a cold cache compiles first
+    watchdog.start()
+    try:
+        first = proc.stdout.readline()              # the header: printed once games start
+        assert first.startswith("friday-lab"), first + proc.stderr.read()
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = proc.communicate(timeout=60)
+        stopped = time.monotonic() - sent
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert stopped <= 2.0, f"took {stopped:.2f} s to stop"
+    assert "[INTERRUPTED: partial results]" in out and "Traceback" not in out + err
+    played = int(out.split(" games in ")[0].split()[-1].replace(",", ""))
+    assert played > 0 and f"interrupted after {played:,} games" in err
+    table = [line for line in out.split("win rate", 1)[1].splitlines()[1:]
+             if line.split()[:1] in (["1"], ["2"], ["3"], ["4"])]
+    assert table and table[0].split()[0] == "1"
+    assert sum(int(line.split()[1].replace(",", "")) for line in table) == played
+    assert not list(tmp_path.glob("*.partial"))
+    if "--out" in args:
+        df = pd.read_parquet(tmp_path / "games.parquet")
+        assert len(df) == played and list(df["game"][:3]) == [0, 1, 2]

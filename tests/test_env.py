@@ -1,0 +1,48 @@
+"""sim.env.FridayEnv (optional extra ``gym``): Gymnasium's env checker and 1,000 masked random
+episodes, whose results equal sim.Game's games."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from sim.env import FridayEnv  # noqa: E402
+from sim.rules import RuleError  # noqa: E402
+
+
+def test_check_env_passes():
+    check_env(FridayEnv(level=2), skip_render_check=True)
+    check_env(FridayEnv(level=4, reward="score", render_mode="ansi"))
+
+
+def test_masked_random_agent_plays_1000_episodes():
+    env = FridayEnv(level=1, reward="score")
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    episodes, steps, wins = 0, 0, 0
+    while episodes < 1000:
+        assert env.observation_space.contains(obs)
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        steps += 1
+        assert not truncated and "illegal_action" not in info
+        if terminated:
+            assert reward == env.game.result["score"]
+            wins += env.game.result["won"]
+            episodes += 1
+            obs, info = env.reset()
+    assert env._next == 1001 and steps > 10 * episodes
+
+
+def test_illegal_action_ends_the_episode_with_a_penalty_and_bad_reward_kind():
+    env = FridayEnv(level=3)
+    obs, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs2, reward, terminated, _, info2 = env.step(illegal)
+    assert terminated and reward == -1.0 and info2["illegal_action"]
+    assert np.array_equal(obs, obs2)
+    with pytest.raises(RuleError, match="reward"):
+        FridayEnv(reward="points")

@@ -1,0 +1,185 @@
+"""sim.Game and the state machine (sim.fast.machine): step by step equals the batch runner and
+the reference engine; clone and resample_hidden (R1.4, R2.1).
+
+The step-by-step test plays 1,000 games per level through the Python ``Game`` (the four built-in
+policies in turn) and compares every observation and legal-action list with the decisions that
+``play_fast(record=True)`` recorded, and every result with ``run_batch``'s row; the reference
+engine is compared on the first 12 of those games per level (full traces), as it is slow.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+from policies import builtin_policies, load_policy
+from sim import Game
+from sim import observation as O
+from sim.cards import AGING_DIFFICULT_IDS
+from sim.fast import layout as Y
+from sim.fast import play_fast, policy_function, run_batch
+from sim.reference import play_game
+from sim.rules import CAUSE_NAMES, RuleError, STEP_NAMES
+
+POLICIES = ("random", "always-fight", "cull-green", "expert")
+N_GAMES = 1000
+N_REFERENCE = 12
+FIRST_DIFFICULT = AGING_DIFFICULT_IDS[0]
+
+
+def _answer(g, fn, prm):
+    return int(fn(g._obs, g._L, int(g._S[Y.S_NLEGAL]), prm, g._PR))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_game_step_by_step_equals_batch_and_reference(level):
+    seed = 11
+    pols = [load_policy(p) for p in POLICIES]
+    fns = [policy_function(p) for p in pols]
+    prms = [np.ascontiguousarray(p.params, dtype=np.float64) for p in pols]
+    rows = [run_batch(level, seed, 0, N_GAMES, p) for p in pols]
+    for game in range(N_GAMES):
+        k = game % len(pols)
+        rec = play_fast(level, seed, game, pols[k], record=True)
+        g = Game.new(level=level, seed=seed, game=game, trace=game < N_REFERENCE)
+        i = 0
+        while not g.is_over:
+            assert np.array_equal(g.observation, rec["observations"][i]), (level, game, i)
+            assert g.legal_actions() == rec["legal"][i], (level, game, i)
+            g.step(_answer(g, fns[k], prms[k]))
+            i += 1
+        assert i == len(rec["legal"]) and g.legal_actions() == []
+        r, row = g.result, rows[k]
+        assert (r["won"], r["score"], r["cause"], r["life"], r["step"], r["turns"],
+                r["destroyed"], r["aging_taken"]) == (
+            bool(row["won"][game]), int(row["score"][game]), CAUSE_NAMES[row["cause"][game]],
+            int(row["life"][game]), STEP_NAMES[row["step"][game]], int(row["turns"][game]),
+            int(row["destroyed"][game]), int(row["aging_taken"][game])), (level, game)
+        if game < N_REFERENCE:
+            ref = play_game(level, seed, game, pols[k])
+            assert g.trace == ref.trace == rec["trace"], (level, game)
+            assert (r["won"], r["score"]) == (ref.won, ref.score)
+
+
+def test_game_api_names_errors_and_drawing():
+    g = Game.new(level=1, seed=3, game=2, options={"old_age": "continue"})
+    assert g.phase == "hazard" and not g.is_over and g.result is None
+    names = g.legal_action_names()
+    assert all(n.startswith("fight:") for n in names) and len(names) == 2
+    with pytest.raises(RuleError, match="not legal at this hazard decision"):
+        g.step("draw")
+    with pytest.raises(RuleError, match="unknown action"):
+        g.step("fight")
+    g.step(names[0])
+    assert g.phase == "fight" and "fight decision, legal" in str(g)
+    assert g.legal_mask().sum() == len(g.legal_actions())
+    result = g.play("expert")
+    assert g.is_over and set(result) >= {"won", "score", "cause"} and "game over" in str(g)
+    with pytest.raises(RuleError, match="over"):
+        g.step("end")
+    with pytest.raises(RuleError, match="unknown rule option"):
+        Game.new(options={"old_agee": "lose"})
+
+
+def _to_fight(seed=5, game=1, level=2, decisions=6):
+    """A game some decisions in (an expert game's position), with a trace."""
+    g = Game.new(level=level, seed=seed, game=game, trace=True)
+    for _ in range(decisions):
+        g.step(g.policy_action("expert"))
+    return g
+
+
+def test_clone_continued_with_the_same_stream_is_the_same_game():
+    for game in range(20):
+        g = _to_fight(game=game, decisions=3 + game % 7)
+        h = g.clone()
+        while not g.is_over:
+            a = g.policy_action("random")
+            assert h.policy_action("random") == a
+            g.step(a)
+            h.step(a)
+            assert np.array_equal(g.observation, h.observation)
+        assert h.is_over and h.result == g.result and h.trace == g.trace
+
+
+def _hidden(g):
+    S, P = g._S, g._P
+    n, kt, kb = S[Y.CNT + Y.P_RSTACK], S[Y.S_KT], S[Y.S_KB]
+    return (P[Y.P_RSTACK, kb:n - kt].copy(), P[Y.P_HSTACK, :S[Y.CNT + Y.P_HSTACK]].copy(),
+            P[Y.P_AGING, :S[Y.CNT + Y.P_AGING]].copy())
+
+
+def test_resampled_copy_has_the_same_observation_and_legal_actions():
+    for game in range(30):
+        g = _to_fight(game=game, decisions=game % 11, level=1 + game % 4)
+        r = g.resampled(seed=game)
+        assert np.array_equal(r.observation, g.observation)
+        assert r.legal_actions() == g.legal_actions()
+        for a, b in zip(_hidden(g), _hidden(r)):       # same cards, redrawn order
+            assert sorted(a) == sorted(b)
+        S, P = g._S, g._P                               # the known top/bottom cards stay
+        n, kt, kb = S[Y.CNT + Y.P_RSTACK], S[Y.S_KT], S[Y.S_KB]
+        assert np.array_equal(r._P[Y.P_RSTACK, n - kt:n], P[Y.P_RSTACK, n - kt:n])
+        assert np.array_equal(r._P[Y.P_RSTACK, :kb], P[Y.P_RSTACK, :kb])
+        difficult = P[Y.P_AGING, :S[Y.CNT + Y.P_AGING]] >= FIRST_DIFFICULT          # R2.1 parts kept
+        assert np.array_equal(r._P[Y.P_AGING, :S[Y.CNT + Y.P_AGING]] >= FIRST_DIFFICULT, difficult)
+        r.play("expert")                                 # and it plays on to an end
+        assert r.is_over
+
+
+def test_resampler_never_reads_the_true_hidden_order():
+    """Permuting only the true hidden order leaves the resampled state unchanged (same
+    resampling seed): so its distribution cannot depend on the true order."""
+    rng = np.random.default_rng(0)
+    for game in range(20):
+        g = _to_fight(game=game, decisions=2 + game % 9, level=1 + game % 4)
+        h = g.clone()
+        S, P = h._S, h._P
+        n, kt, kb = S[Y.CNT + Y.P_RSTACK], S[Y.S_KT], S[Y.S_KB]
+        P[Y.P_RSTACK, kb:n - kt] = rng.permutation(P[Y.P_RSTACK, kb:n - kt])
+        P[Y.P_HSTACK, :S[Y.CNT + Y.P_HSTACK]] = rng.permutation(P[Y.P_HSTACK, :S[Y.CNT + Y.P_HSTACK]])
+        na = S[Y.CNT + Y.P_AGING]
+        for part in (P[Y.P_AGING, :na] < FIRST_DIFFICULT, P[Y.P_AGING, :na] >= FIRST_DIFFICULT):
+            idx = np.flatnonzero(part)
+            P[Y.P_AGING, idx] = rng.permutation(P[Y.P_AGING, idx])
+        assert np.array_equal(g.observation, h.observation)
+        for seed in range(3):
+            a, b = g.resampled(seed), h.resampled(seed)
+            assert all(np.array_equal(x, y) for x, y in zip(_hidden(a), _hidden(b)))
+            assert a._R[0] == b._R[0]
+
+
+def test_resampled_positions_are_uniform():
+    """Chi-square: over 3,000 resamplings, where a hazard card lies in the hazard stack and
+    where a Robinson card lies in the hidden part of the robinson_stack are uniform."""
+    g = Game.new(level=1, seed=2, game=0)
+    while g.phase != "fight" or g._S[Y.S_CARDS_DRAWN] < 1:
+        g.step(g.policy_action("expert"))
+    S = g._S
+    nh = int(S[Y.CNT + Y.P_HSTACK])
+    nr = int(S[Y.CNT + Y.P_RSTACK] - S[Y.S_KT] - S[Y.S_KB])
+    hc = int(g._P[Y.P_HSTACK, 0])
+    rc = int(g._P[Y.P_RSTACK, S[Y.S_KB]])
+    hpos, rpos = np.zeros(nh, int), np.zeros(nr, int)
+    for seed in range(3000):
+        r = g.resampled(seed)
+        hpos[int(np.flatnonzero(r._P[Y.P_HSTACK, :nh] == hc)[0])] += 1
+        hid = _hidden(r)[0]
+        rpos[int(np.flatnonzero(hid == rc)[0])] += 1
+    assert chisquare(hpos).pvalue > 1e-3, hpos
+    assert chisquare(rpos).pvalue > 1e-3, rpos
+
+
+def test_batch_runner_is_the_step_loop_for_every_builtin_policy():
+    """Game.play with each built-in policy gives run_batch's rows (a few games each)."""
+    for name in builtin_policies():
+        rows = run_batch(3, 4, 0, 6, load_policy(name))
+        for game in range(6):
+            r = Game.new(level=3, seed=4, game=game).play(name)
+            assert (r["won"], r["score"]) == (bool(rows["won"][game]), int(rows["score"][game]))
+
+
+def test_observation_phase_none_at_the_end():
+    g = Game.new(level=4, seed=0, game=0)
+    g.play("random")
+    assert g.observation[O.O_PHASE] == O.PH_NONE and g.phase == "none"

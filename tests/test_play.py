@@ -1,0 +1,118 @@
+"""friday play: a whole game driven by standard input; wrong entries, hints, quitting."""
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from policies import load_policy
+from sim.actions import action_name
+from sim.cli import app
+from sim.reference import Game
+
+runner = CliRunner()
+LEVEL, SEED, GAME = 2, 7, 3
+
+
+class Recorder:
+    """The expert, writing down the legal actions and its answer at every decision."""
+
+    def __init__(self):
+        self.policy = load_policy("expert")
+        self.name = "expert"
+        self.moves = []
+
+    def reset(self, seed, game):
+        self.policy.reset(seed, game)
+
+    def choose(self, obs, legal, n_legal):
+        action = self.policy.choose(obs, legal, n_legal)
+        self.moves.append(([int(a) for a in legal[:n_legal]], action))
+        return action
+
+
+def expert_game():
+    rec = Recorder()
+    return Game(LEVEL, SEED, GAME, rec).play(), rec.moves
+
+
+def play(stdin: str, *extra):
+    return runner.invoke(app, ["play", "--level", LEVEL, "--seed", SEED, "--game", GAME, *extra],
+                         input=stdin)
+
+
+def test_a_whole_game_on_stdin_ends_with_the_score_and_the_policies():
+    """The expert's moves typed in, as numbers and names alternately, replay its game."""
+    expert, moves = expert_game()
+    typed = [str(legal.index(a) + 1) if i % 2 else action_name(a) for i, (legal, a) in enumerate(moves)]
+    result = play("\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    out = result.output
+    assert f"Score {expert.score} (R10.3):" in out and "pirates beaten" in out
+    assert "built-in policies" in out
+    for name in ("random", "always-fight", "cull-green", "expert"):
+        assert f"  {name:<14s}score" in out
+    you = next(line for line in out.splitlines() if line.startswith("  you "))
+    ref = next(line for line in out.splitlines() if line.startswith("  expert "))
+    assert you.split()[1:] == ref.split()[1:]          # same deal, same moves, same game
+    assert "Traceback" not in out
+
+
+def test_wrong_entries_are_explained_and_asked_again_and_hint_answers():
+    _, moves = expert_game()
+    legal, first = moves[0]
+    result = play(f"nonsense\n0\n{len(legal) + 1}\nend\n?\n{action_name(first)}\nq\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "'nonsense' is not an action here" in out
+    assert "0 is not a choice" in out and f"{len(legal) + 1} is not a choice" in out
+    assert "end is not legal now" in out
+    assert f"expert would choose {legal.index(first) + 1} {action_name(first)}" in out
+    assert "Game left at turn 1 (you left the game), after 1 moves" in out
+    assert f"friday play --level {LEVEL} --seed {SEED} --game {GAME}" in out
+
+
+def test_end_of_input_leaves_cleanly():
+    result = play("")
+    assert result.exit_code == 0 and "end of the input" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_state_shows_only_what_a_player_may_know():
+    """R1.4: pile contents (by value), never the hidden order of the stacks."""
+    result = play("q\n")
+    assert "Robinson's stack (19):" in result.output and "Hazards:" in result.output
+    assert "robinson_stack" not in result.output and "[" not in result.output.split("Your choice")[0]
+
+
+def test_bad_arguments_are_one_error_line():
+    for args, message in ((["--level", "5"], "unknown level 5"),
+                          (["--level", "1", "--seed", "-3"], "out of range"),
+                          (["--level", "1", "--game", "-1"], "out of range"),
+                          (["--level", "1", "--hint", "nope"], "unknown policy 'nope'"),
+                          (["--level", "1", "--option", "old_age=maybe"], "old_age")):
+        result = runner.invoke(app, ["play", *args], input="q\n")
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output and "Traceback" not in result.output
+
+
+def test_ctrl_c_during_play_exits_130_without_a_traceback():
+    """A real process, interrupted while it waits for the player."""
+    import signal
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "play", "--level", "1", "--seed", "1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 120
+    line = ""
+    while "Your choice" not in line and time.time() < deadline:
+        line = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, (out, err)
+    assert "Interrupted (Ctrl-C)" in out and "Traceback" not in err
+
+
+def test_ids_tag_the_cards_only_when_asked():
+    plain, tagged = play("q\n"), play("q\n", "--ids")
+    assert "#" not in plain.output.split("Your choice")[0]
+    assert " #" in tagged.output.split("Your choice")[0]

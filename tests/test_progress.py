@@ -1,0 +1,82 @@
+"""What a long command shows: the compile notice (cold Numba cache only), the progress bar
+(terminal only, not with --quiet), and the chunk sizes that keep Ctrl-C fast (sim.progress)."""
+import importlib.util
+
+import pytest
+
+import sim.fast.api as api
+import sim.numba_cache as numba_cache
+import sim.progress as progress
+from policies import load_policy
+from sim.rules import Options
+from sim.simulate import run_simulation
+
+
+def test_cache_check_reads_numbas_own_index(tmp_path):
+    """has_cached_code: False for a cache=True function never compiled, True once Numba has
+    written its index; the engine's batch entry point and a built-in policy are cached after
+    prepare()."""
+    (tmp_path / "fresh_cached_module.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    spec = importlib.util.spec_from_file_location("fresh_cached_module",
+                                                  tmp_path / "fresh_cached_module.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert not numba_cache.has_cached_code(module.twice.py_func)
+    assert module.twice(21) == 42
+    assert numba_cache.has_cached_code(module.twice.py_func)
+    policy = load_policy("random")
+    api.prepare(policy)
+    assert api.engine_cached(policy) == (True, True)
+
+
+@pytest.mark.parametrize("cached, record, expected", [
+    ((False, False), None, f"compiling the engine, first run only, about "
+                           f"{progress.BENCHMARK_COMPILE_SECONDS} s"),
+    ((False, True), 42.4, "compiling the engine, first run only, about 42 s"),
+    ((True, False), None, "compiling policy random, first run only"),
+    ((True, True), None, ""),
+])
+def test_compile_notice_only_when_something_must_be_compiled(monkeypatch, capsys, cached, record,
+                                                             expected):
+    monkeypatch.setattr(api, "engine_cached", lambda policy: cached)
+    monkeypatch.setattr(numba_cache, "last_compile_seconds", lambda: record)
+    started = progress.compile_notice(load_policy("random"))
+    err = capsys.readouterr().err
+    assert (expected in err) if expected else err == ""
+    assert (started is not None) == (not cached[0])      # the engine's compile gets timed
+    progress.compile_notice(load_policy("random"), quiet=True)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("terminal, quiet, shown", [(True, False, True), (True, True, False),
+                                                    (False, False, False)])
+def test_progress_bar_on_a_terminal_only(monkeypatch, capsys, terminal, quiet, shown):
+    """One line per level with games done, games/s and the time left; nothing when standard
+    error is not a terminal or with --quiet.  Standard output gets the same results."""
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    if terminal:
+        monkeypatch.setenv("TTY_COMPATIBLE", "1")
+        monkeypatch.setenv("TTY_INTERACTIVE", "1")
+    run_simulation([1, 2], 2000, 1, load_policy("random"), Options(), "fast", None, None, True,
+                   quiet=quiet)
+    out, err = capsys.readouterr()
+    assert "summary mode" in out and "4,000 games in" in out
+    bar = "level 1" in err and "level 2" in err and "2000/2000" in err and "games/s" in err
+    assert bar == shown, err
+    if not shown:
+        assert err == ""
+
+
+def test_chunk_sizes_follow_the_measured_rate(monkeypatch):
+    """CHUNK_SECONDS of games at the last measured rate, growing at most 8x per chunk."""
+    monkeypatch.setattr(progress, "CHUNK_SECONDS", 0.25)
+    sizer = progress.ChunkSizer(1000)
+    assert sizer.take(10**9) == 1000 and sizer.take(300) == 300
+    sizer.measured(1000, 0.001)                   # 10^6 games/s: capped at 8x
+    assert sizer.take(10**9) == 8000
+    sizer.measured(8000, 0.1)                     # 80,000 games/s -> 20,000 games in 0.25 s
+    assert sizer.take(10**9) == 20_000
+    sizer.measured(20_000, 10.0)                  # a slow spell: 2,000 games/s -> 500
+    assert sizer.take(10**9) == 500

@@ -1,0 +1,167 @@
+"""The readable game log (sim.render, ``friday replay --format text``)."""
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from policies import builtin_policies, load_policy
+from sim.cli import app
+from sim.fast import play_fast
+from sim.reference import Game
+from sim.render import _Log, render_rich, render_text, score_items
+from sim.rules import Options
+from sim.trace import header
+
+runner = CliRunner()
+GOLDEN = Path(__file__).parent / "golden" / "replay_level2_seed7_game3.txt"
+GOLDEN_ARGS = ["replay", "--level", "2", "--seed", "7", "--game", "3", "--policy", "expert"]
+
+
+def traced(level, seed, game, policy, options=None, deal=None):
+    options = options or Options()
+    trace = play_fast(level, seed, game, policy, options, deal)["trace"]
+    return [header("fast", level, seed, game, policy.name, options)] + trace
+
+
+def test_golden_game_text_is_stable_and_the_same_from_both_engines():
+    """One expert game (abilities, reshuffles, both pirates, a win) must read exactly as the
+    golden file.  After an intended change of the text, regenerate it with
+    ``friday replay --level 2 --seed 7 --game 3 > tests/golden/replay_level2_seed7_game3.txt``
+    and read the diff."""
+    golden = GOLDEN.read_text(encoding="utf-8")
+    for engine in ("reference", "fast"):
+        result = runner.invoke(app, GOLDEN_ARGS + ["--engine", engine])
+        assert result.exit_code == 0, result.output
+        assert result.output == golden, engine
+
+
+def test_the_log_reads_like_a_game_not_like_data():
+    text = GOLDEN.read_text(encoding="utf-8")
+    assert "{" not in text and "': " not in text and "#" not in text   # no dicts, no ids
+    assert text.count("Fights pirate") == 2                               # each fight once
+    for phrase in ("Turn 1 - green step, life 20, Robinson's stack 19, hazards left 28",
+                   "hazard side: value 2, 3 free cards; beaten, it becomes the knowledge card",
+                   "free card: genius (+2)", "paid card:", "total", "Robinson's stack is empty",
+                   "looks at", "copies", "exchanges", "doubles", "destroys",
+                   "puts suicidal (-5) face down under Robinson's stack", "Removed from the game",
+                   "Lost: 1 against 5; pays 4 life (life 16) and destroys",
+                   "Robinson beats both pirates and WINS with 9 life.", "Score 83 (R10.3):",
+                   "aging cards           -15   3 x -5", "pirates beaten        +30   2 x 15",
+                   "life                  +45   9 x 5", "undefeated hazards    -18   6 x -3"):
+        assert phrase in text, phrase
+
+
+def test_ids_only_with_the_option():
+    result = runner.invoke(app, GOLDEN_ARGS + ["--ids"])
+    assert result.exit_code == 0
+    assert "genius (+2) #16" in result.output
+    assert result.output.replace(" #", "").count("#") == 0
+    plain = GOLDEN.read_text(encoding="utf-8").splitlines()
+    assert len(result.output.splitlines()) == len(plain)
+
+
+def _bookkeeping_agrees(events):
+    log = _Log(events, False)
+    log.run()
+    assert log.disagreements == [], (events[0], log.disagreements)
+    assert sum(points for _, points, _ in score_items(events)) == events[-1]["score"]
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_running_totals_stack_counts_and_score_items_agree_with_the_trace(level):
+    """The log's own arithmetic (R4.6 totals, R5.7 values, R7 stack counts, R10.3 items)
+    matches every fight_end, reshuffle and score of the trace, for every built-in policy."""
+    other = Options(old_age="continue", step_minus1_stacks=False, plus1_counts_destroyed=False)
+    for policy in builtin_policies().values():
+        for game in range(25):
+            _bookkeeping_agrees(traced(level, 9, game, policy, other if game % 5 == 0 else None))
+
+
+def test_bookkeeping_on_rare_paths():
+    """Every pirate, sort3 across a reshuffle, below_pile, copy, exchange2, old age."""
+    from test_differential import PROBE
+    cull = load_policy("cull-green")
+    for pair in ([59, 60], [61, 62], [63, 64], [65, 66], [67, 68], [66, 64], [68, 65]):
+        for game in range(8):
+            _bookkeeping_agrees(traced(1, 7, game, cull, deal={"pirates": pair}))
+    seen = set()
+    games = [(1, 13, g, PROBE, None) for g in range(100)] + \
+        [(1, 13, g, load_policy("expert"), None) for g in range(3)] + \
+        [(3, 5, g, PROBE, Options(old_age="continue")) for g in range(60)]
+    for level, seed, game, policy, options in games:
+        events = traced(level, seed, game, policy, options)
+        _bookkeeping_agrees(events)
+        seen.add(events[-1]["cause"])
+        for ev, nxt in zip(events, events[1:]):
+            if ev["e"] == "ability" and nxt["e"] == "reshuffle":
+                seen.add(ev["ability"] + "+reshuffle")
+            if ev["e"] == "hazard_choice" and ev["fight"] is None:
+                seen.add("skip")
+    assert {"won", "no_life", "old_age", "skip", "sort3+reshuffle"} <= seen, seen
+
+
+def test_plain_and_rich_say_the_same_words():
+    events = traced(2, 7, 3, load_policy("expert"))
+    plain = render_text(events)
+    rich_text = render_rich(events)
+    assert [line.rstrip() for line in rich_text.plain.splitlines()] == plain.splitlines()
+    assert any(span.style for span in rich_text.spans)
+
+
+def test_a_trace_cut_short_says_so():
+    events = traced(1, 2, 0, load_policy("random"))
+    text = render_text(events[:40])
+    assert text.rstrip().endswith("The trace ends here, before the end of the game.")
+
+
+def test_a_scripted_replay_that_runs_out_prints_the_game_so_far_then_the_error(tmp_path):
+    deal = tmp_path / "deal.json"
+    deal.write_text(json.dumps({"hazard_stack": list(range(29, 59))}))
+    actions = tmp_path / "moves.txt"
+    actions.write_text("fight:29\ndraw\n")
+    base = [sys.executable, "-m", "sim.cli", "replay", "--level", "1", "--seed", "1", "--deal",
+            str(deal), "--actions", str(actions)]
+    for fmt, expect in (("text", "free card: weak (0)"), ("jsonl", '"e":"draw"')):
+        run = subprocess.run(base + ["--format", fmt], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 2
+        assert expect in run.stdout and "error:" not in run.stdout
+        assert run.stderr.startswith("error: ") and "ran out after 2 actions" in run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_colour_on_a_terminal_plain_in_a_pipe():
+    """rich styles on a terminal (a pseudo-terminal here), none when piped."""
+    args = [sys.executable, "-m", "sim.cli"] + GOLDEN_ARGS
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="200")
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.PIPE, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=300)
+    os.close(master)
+    shown = b"".join(chunks).decode()
+    assert proc.returncode == 0 and "\x1b[" in shown and "WINS" in shown
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert "\x1b[" not in piped.stdout and piped.stdout == GOLDEN.read_text(encoding="utf-8")
+
+
+def test_the_readme_sample_is_the_golden_game():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    sample = readme.split("```text\n", 1)[1].split("```", 1)[0]
+    golden = GOLDEN.read_text(encoding="utf-8").splitlines()
+    for line in sample.splitlines():
+        assert line == "..." or line in golden, line
