@@ -8,6 +8,7 @@ the defaults) so the test-suite can execute every notebook quickly with nbclient
 (tests/test_notebooks.py).  The notebooks use only the Python API ``sim.lab``.
 """
 import json
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -125,7 +126,70 @@ fig.colorbar(im, label="games won (%)")
 ax.set_title(f"expert, level {LEVEL}: win rate by pirate pair (n = {GAMES:,})"); plt.show()"""),
 ]
 
-NOTEBOOKS = {"cull_green_question.ipynb": CULL, "pirate_pairs.ipynb": PIRATES}
+BALANCE = [
+    ("markdown", """# Pirate balance: which pirate is hardest, and what value would make it fair?
+
+The ten pirates (R9) are not equally hard. Here, through the Python API, we count for the
+`expert` policy how often each pirate is beaten when it is faced (first, second, overall, R9.1),
+rank them with 95% Wilson intervals and Holm-adjusted tests, and then ask a designer's
+question: at which value would the hardest pirate be beaten as often as the median one? The
+card table is data (`sim.cardtable`): an edited table needs no recompilation, and both engines
+and the policies play with it. `results/pirates.md` is the same study on 1,000,000 games per
+level (`friday balance pirates`)."""),
+    ("code", """import os
+import matplotlib.pyplot as plt
+import numpy as np
+from scipy import stats
+from policies import load_policy
+from sim.cardtable import build
+from sim.fast import run_batch
+from sim.lab import balance as B
+from sim.lab.balance_report import pair_heatmap, ranking_figure, sweep_figure
+
+GAMES = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 20_000))
+SEED = 1
+expert = load_policy("expert")"""),
+    ("code", """study = B.pirate_study([1, 4], GAMES, SEED, expert)
+cols = ["level", "rank", "label", "beaten_n", "beaten_first_rate", "beaten_second_rate", "beaten_rate", "beaten_lo", "beaten_hi",
+        "win_when_drawn_rate"]
+study["pirates"][cols].round(4)"""),
+    ("markdown", """Which pirates of level 4 cannot be told apart at this number of games (two-proportion
+z-tests on beaten when faced, Holm-adjusted over the 45 pairs)?"""),
+    ("code", """t4 = study["tests"][study["tests"]["level"] == 4]
+t4[~t4["significant"]][["harder", "easier", "difference", "p_holm"]].round(4)"""),
+    ("code", """fig = ranking_figure(study["pirates"], None, expert.name, GAMES)
+plt.show()
+fig = pair_heatmap(study["pairs"], 4, None, expert.name)
+plt.show()"""),
+    ("markdown", """## What-if: the hardest pirate's value
+
+The same deals for every value (common random numbers); the crossing with the median other
+pirate is interpolated, its interval comes from a Poisson bootstrap over games."""),
+    ("code", """p4 = study["pirates"][study["pirates"]["level"] == 4]
+hardest = int(p4.iloc[0]["pirate"])
+value = int(B.as_table(None).PIRATE_VALUE[hardest])
+print("hardest at level 4:", B.pirate_label(hardest), "value", value)
+res = B.sweep(f"{hardest}.pirate_hazard_value", list(range(max(0, value - 20), value + 1, 4)), 4,
+              GAMES, SEED, expert, bootstrap=50)
+print(res["crossing"])
+res["table"].round(4)"""),
+    ("code", """fig = sweep_figure(res, None, expert.name)
+plt.show()"""),
+    ("markdown", """## One edited table against the printed one, on the same deals
+
+A paired comparison: the same games with 10/40 made 10/35; McNemar's exact test on the games
+whose outcome differs."""),
+    ("code", """edited = build(sets=["10/40.pirate_hazard_value=35"])
+a = run_batch(4, SEED, 0, GAMES, expert)["won"].astype(bool)
+b = run_batch(4, SEED, 0, GAMES, expert, cards=edited)["won"].astype(bool)
+only_a, only_b = int((a & ~b).sum()), int((b & ~a).sum())
+p = stats.binomtest(only_b, only_a + only_b).pvalue if only_a + only_b else 1.0
+print(f"{edited.describe()}: win rate {a.mean():.2%} -> {b.mean():.2%}; "
+      f"games won only with the edit {only_b}, only without {only_a}, McNemar exact p = {p:.3g}")"""),
+]
+
+NOTEBOOKS = {"cull_green_question.ipynb": CULL, "pirate_pairs.ipynb": PIRATES,
+             "pirate_balance.ipynb": BALANCE}
 
 
 def notebook(cells):
@@ -164,3 +228,12 @@ if __name__ == "__main__":
         else:
             (HERE / name).write_text(json.dumps(nb, indent=1) + "\n", encoding="utf-8")
         print("wrote", HERE / name)
+    if "--execute" in sys.argv:                 # store outputs (needs nbclient and ipykernel)
+        import nbclient
+        import nbformat
+        for name in sys.argv[sys.argv.index("--execute") + 1:]:
+            nb = nbformat.read(HERE / name, as_version=4)
+            nbclient.NotebookClient(nb, timeout=1200, kernel_name="python3",
+                                    resources={"metadata": {"path": str(HERE.parent)}}).execute()
+            nbformat.write(nb, HERE / name)
+            print("executed", HERE / name)

@@ -17,12 +17,6 @@ from numba import njit
 from sim import cards as C
 from sim import observation as O
 
-FIGHT_VALUE = np.asarray(C.FIGHT_VALUE)
-ABILITY = np.asarray(C.ABILITY)
-IS_AGING = np.asarray(C.IS_AGING)
-HAZARD_VALUE = np.asarray(C.HAZARD_VALUE)
-PIRATE_ABILITY = np.asarray(C.PIRATE_ABILITY)
-DESTROY_COST = np.asarray(C.DESTROY_COST)
 N_CARDS = C.N_CARDS
 # how much a policy likes having each ability in its deck / using it (used for copy & scoring)
 ABILITY_WORTH = np.zeros(len(C.ABILITY_NAMES), dtype=np.float64)
@@ -32,6 +26,47 @@ for _ab, _w in ((C.AB_LIFE1, 1.0), (C.AB_LIFE2, 2.0), (C.AB_DRAW1, 1.5), (C.AB_D
                 (C.AB_BELOW_PILE, 1.0), (C.AB_AGING_LIFE1, -2.0), (C.AB_AGING_LIFE2, -4.0),
                 (C.AB_AGING_HIGHEST_ZERO, -3.0), (C.AB_AGING_STOP, -2.0)):
     ABILITY_WORTH[_ab] = _w
+
+
+# --- the game's card table, as the player reads it (the observation's CT block, R1.4) ------
+# Never sim.cards: Numba would freeze the printed values into the compiled policy, and a
+# what-if table (sim.cardtable) would be played with the printed cards' arithmetic.
+@njit(cache=True, _nrt=False, inline='always')
+def value_of(obs, c):
+    """Card c's printed fight value."""
+    return obs[O.CT_VALUE + c]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def ability_of(obs, c):
+    """Card c's ability (sim.cards.AB_*)."""
+    return obs[O.CT_ABILITY + c]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def is_aging(obs, c):
+    return obs[O.CT_AGING + c] != 0
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def destroy_cost(obs, c):
+    return obs[O.CT_DESTROY_COST + c]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def hazard_value(obs, c, step):
+    """Hazard c's value at step 0 (green), 1 (yellow), 2 (red) (R4.1)."""
+    return obs[O.CT_HAZARD_VALUE + step * N_CARDS + c]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def hazard_free(obs, c):
+    return obs[O.CT_HAZARD_FREE + c]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def pirate_ability(obs, p):
+    return obs[O.CT_PIRATE_ABILITY + p]
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -54,7 +89,7 @@ def card_value(obs, card):
     flags = obs[O.FLAGS + card]
     if flags & O.F_FACE_DOWN:
         return 0
-    v = FIGHT_VALUE[card]
+    v = value_of(obs, card)
     return 2 * v if flags & O.F_DOUBLED else v
 
 
@@ -69,7 +104,7 @@ def effective_value(obs):
     if not obs[O.O_OPT_STEP_MINUS1_STACKS] and minus > 1:
         minus = 1
     step = obs[O.O_STEP] - minus
-    return HAZARD_VALUE[obs[O.O_OPPONENT], step if step > 0 else 0]
+    return hazard_value(obs, obs[O.O_OPPONENT], step if step > 0 else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -79,10 +114,10 @@ def _highest_positive(obs, skip1, skip2):
     best = -1
     for i in range(obs[O.O_N_FIGHT]):
         c = obs[O.FIGHT_LIST + i]
-        if c == skip1 or c == skip2 or FIGHT_VALUE[c] <= 0 or obs[O.FLAGS + c] & O.F_FACE_DOWN:
+        if c == skip1 or c == skip2 or value_of(obs, c) <= 0 or obs[O.FLAGS + c] & O.F_FACE_DOWN:
             continue
-        if best < 0 or FIGHT_VALUE[c] > FIGHT_VALUE[best] or \
-                (FIGHT_VALUE[c] == FIGHT_VALUE[best] and obs[O.FLAGS + best] & O.F_DOUBLED
+        if best < 0 or value_of(obs, c) > value_of(obs, best) or \
+                (value_of(obs, c) == value_of(obs, best) and obs[O.FLAGS + best] & O.F_DOUBLED
                  and not obs[O.FLAGS + c] & O.F_DOUBLED):
             best = c
     return best
@@ -99,24 +134,24 @@ def fight_total(obs):
         c = obs[O.FIGHT_LIST + i]
         if obs[O.FLAGS + c] & O.F_FACE_DOWN:
             n_down += 1
-        elif ABILITY[c] == C.AB_AGING_HIGHEST_ZERO:
+        elif ability_of(obs, c) == C.AB_AGING_HIGHEST_ZERO:
             if zero1 < 0:
                 zero1 = _highest_positive(obs, -1, -1)
                 if zero1 < 0:
                     zero1 = N_CARDS  # marker: one zero card, nothing to zero
             else:
                 zero2 = _highest_positive(obs, zero1, -1)
-    pirate_ability = C.PA_NONE
+    pab = C.PA_NONE
     if obs[O.O_OPPONENT_IS_PIRATE]:
-        pirate_ability = PIRATE_ABILITY[obs[O.O_OPPONENT]]
-    if pirate_ability == C.PA_HALF_COUNT:
+        pab = pirate_ability(obs, obs[O.O_OPPONENT])
+    if pab == C.PA_HALF_COUNT:
         return _half_count_total(obs, n, zero1, zero2)
     total = 0
     for i in range(n):
         c = obs[O.FIGHT_LIST + i]
         if c != zero1 and c != zero2:
             total += card_value(obs, c)
-    if pirate_ability == C.PA_PLUS1_PER_CARD:
+    if pab == C.PA_PLUS1_PER_CARD:
         total += n if obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] else n - n_down
     return total
 
@@ -130,7 +165,7 @@ def _half_count_total(obs, n, zero1, zero2):
     n_aging = 0
     for i in range(n):
         c = obs[O.FIGHT_LIST + i]
-        if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN:
+        if is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN:
             total += 0 if (c == zero1 or c == zero2) else card_value(obs, c)
             n_aging += 1
     taken = 0
@@ -139,7 +174,7 @@ def _half_count_total(obs, n, zero1, zero2):
         best_v = 0
         for i in range(n):
             c = obs[O.FIGHT_LIST + i]
-            if (taken >> i) & 1 or (IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN):
+            if (taken >> i) & 1 or (is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN):
                 continue
             v = 0 if (c == zero1 or c == zero2) else card_value(obs, c)
             if best_i < 0 or v > best_v:
@@ -150,20 +185,20 @@ def _half_count_total(obs, n, zero1, zero2):
 
 
 @njit(cache=True, _nrt=False)
-def deck_worth(c):
+def deck_worth(obs, c):
     """What a card is worth in Robinson's deck for good (destroy decisions): its value, its
     ability, and a penalty for aging cards (they score -5, R10.3)."""
-    return FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
+    return value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)] - (3.0 if is_aging(obs, c) else 0.0)
 
 
 @njit(cache=True, _nrt=False)
 def fight_worth(obs, c):
     """What a face-up card is still worth in this fight: its value and an unused ability."""
     w = float(card_value(obs, c))
-    if IS_AGING[c]:
-        w += ABILITY_WORTH[ABILITY[c]]
+    if is_aging(obs, c):
+        w += ABILITY_WORTH[ability_of(obs, c)]
     elif not obs[O.FLAGS + c] & O.F_USED:
-        w += ABILITY_WORTH[ABILITY[c]]
+        w += ABILITY_WORTH[ability_of(obs, c)]
     return w
 
 
@@ -178,7 +213,7 @@ def lowest_worth(obs, exclude, for_good):
         c = obs[O.FIGHT_LIST + i]
         if c == exclude or obs[O.FLAGS + c] & O.F_FACE_DOWN:
             continue
-        key = deck_worth(c) if for_good else fight_worth(obs, c)
+        key = deck_worth(obs, c) if for_good else fight_worth(obs, c)
         if key < best_key:
             best, best_key = c, key
     return best, best_key
@@ -192,13 +227,13 @@ def cull_count(obs, budget, max_value):
     n = obs[O.O_N_FIGHT]
     for i in range(n):
         c = obs[O.FIGHT_LIST + i]
-        if IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN and budget >= DESTROY_COST[c]:
-            budget -= DESTROY_COST[c]
+        if is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN and budget >= destroy_cost(obs, c):
+            budget -= destroy_cost(obs, c)
             count += 1
     for i in range(n):
         c = obs[O.FIGHT_LIST + i]
-        if not IS_AGING[c] and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
-                and FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] <= max_value and budget >= 1:
+        if not is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
+                and value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)] <= max_value and budget >= 1:
             budget -= 1
             count += 1
     return count
@@ -210,8 +245,8 @@ def best_double_value(obs, exclude):
     for i in range(obs[O.O_N_FIGHT]):
         c = obs[O.FIGHT_LIST + i]
         if c != exclude and not obs[O.FLAGS + c] & (O.F_FACE_DOWN | O.F_DOUBLED):
-            if FIGHT_VALUE[c] > best:
-                best = FIGHT_VALUE[c]
+            if value_of(obs, c) > best:
+                best = value_of(obs, c)
     return best
 
 
@@ -246,9 +281,9 @@ def can_still_win(obs, missing, cards):
 def pirate_difficulty(obs, p):
     """Points a pirate will need beyond what its free cards bring on average (R9.5)."""
     mean = deck_mean(obs)
-    ability = PIRATE_ABILITY[p]
-    free = float(C.PIRATE_FREE[p])
-    value = float(C.PIRATE_VALUE[p])
+    ability = pirate_ability(obs, p)
+    free = float(obs[O.CT_PIRATE_FREE + p])
+    value = float(obs[O.CT_PIRATE_VALUE + p])
     if ability == C.PA_PLUS2_PER_AGING:
         value = 2.0 * obs[O.O_AGING_TAKEN]
     elif ability == C.PA_REMAINING_HAZARDS:
@@ -256,8 +291,8 @@ def pirate_difficulty(obs, p):
         for c in range(N_CARDS):
             z = obs[O.ZONE + c]
             if z == O.Z_HAZARD_DISCARD or z == O.Z_HAZARD_STACK:
-                value += HAZARD_VALUE[c, 2]
-                free += C.HAZARD_FREE[c]
+                value += hazard_value(obs, c, 2)
+                free += hazard_free(obs, c)
     elif ability == C.PA_HALF_COUNT:
         value *= 2.0
     elif ability == C.PA_PLUS1_PER_CARD:
@@ -271,14 +306,14 @@ def pirate_knowledge_bonus(obs, card):
     draw abilities against the +1-per-card and 2-life-per-card pirates, high values against
     the half-count pirate, destroy against the +2-per-aging pirate (R9.5)."""
     bonus = 0.0
-    ab = ABILITY[card]
+    ab = ability_of(obs, card)
     for p in (obs[O.O_PIRATE_1], obs[O.O_PIRATE_2]):
-        pa = PIRATE_ABILITY[p]
+        pa = pirate_ability(obs, p)
         if (pa == C.PA_PLUS1_PER_CARD or pa == C.PA_EXTRA_COSTS_2) and \
                 (ab == C.AB_DRAW1 or ab == C.AB_DRAW2):
             bonus += 1.0
         elif pa == C.PA_HALF_COUNT:
-            bonus += 0.5 * FIGHT_VALUE[card]
+            bonus += 0.5 * value_of(obs, card)
         elif pa == C.PA_PLUS2_PER_AGING and ab == C.AB_DESTROY:
             bonus += 1.0
     return bonus

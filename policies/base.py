@@ -24,8 +24,8 @@ from __future__ import annotations
 from numba import njit
 
 from policies.arith import (  # noqa: F401  (re-exported for policy files)
-    ABILITY, ABILITY_WORTH, DESTROY_COST, FIGHT_VALUE, HAZARD_VALUE, IS_AGING, N_CARDS,
-    PIRATE_ABILITY, best_double_value, can_still_win, card_value, cull_count, deck_mean,
+    ABILITY_WORTH, N_CARDS, ability_of, best_double_value, destroy_cost, hazard_free,
+    hazard_value, is_aging, pirate_ability, value_of, can_still_win, card_value, cull_count, deck_mean,
     deck_worth, effective_value, fight_total, fight_worth, has, in_fight, pirate_difficulty,
     lowest_worth, pirate_knowledge_bonus)
 from sim import cards as C
@@ -51,9 +51,9 @@ def pick_target(obs, legal, n_legal):
         if ability == C.AB_DOUBLE:
             key = float(card_value(obs, c))
         elif ability == C.AB_COPY:
-            key = ABILITY_WORTH[ABILITY[c]]
+            key = ABILITY_WORTH[ability_of(obs, c)]
         elif ability == C.AB_DESTROY:
-            key = -deck_worth(c)
+            key = -deck_worth(obs, c)
         else:
             key = -fight_worth(obs, c)
         if key > best_key:
@@ -67,7 +67,7 @@ def pick_target(obs, legal, n_legal):
 @njit(cache=True, _nrt=False)
 def ability_helps(obs, card, missing):
     """Whether using this card's ability now is worth it (fight phase)."""
-    ab = ABILITY[card]
+    ab = ability_of(obs, card)
     if ab == C.AB_LIFE1 or ab == C.AB_LIFE2:
         return obs[O.O_LIFE] < obs[O.O_MAX_LIFE]
     if ab == C.AB_DESTROY:
@@ -100,14 +100,14 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
         a = legal[i]
         if a >= A_FIGHT and a < A_FIGHT + N_CARDS:
             c = a - A_FIGHT
-            short = HAZARD_VALUE[c, step] - C.HAZARD_FREE[c] * mean
-            key = knowledge_weight * (FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]) \
+            short = hazard_value(obs, c, step) - hazard_free(obs, c) * mean
+            key = knowledge_weight * (value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]) \
                 - value_weight * (short if short > 0 else 0.0)
             if pirate_prep != 0.0:
                 key += pirate_prep * pirate_knowledge_bonus(obs, c)
             if key > best_key:
                 best, best_key = a, key
-    if has(legal, n_legal, A_SKIP) and HAZARD_VALUE[best - A_FIGHT, step] > skip_above:
+    if has(legal, n_legal, A_SKIP) and hazard_value(obs, best - A_FIGHT, step) > skip_above:
         return A_SKIP
     return best
 
@@ -148,10 +148,10 @@ def destroy_choice(obs, legal, n_legal, max_value):
         a = legal[i]
         if a >= A_DESTROY and a < A_DESTROY + N_CARDS:
             c = a - A_DESTROY
-            if IS_AGING[c]:
-                key = -100.0 + FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]
+            if is_aging(obs, c):
+                key = -100.0 + value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
             else:
-                key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]
+                key = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
                 if key > max_value:
                     continue
             if key < best_key:
@@ -171,7 +171,7 @@ def sort_decision(obs, legal, n_legal):
             a = legal[i]
             if a >= A_DISCARD and a < A_DISCARD + N_CARDS:
                 c = a - A_DISCARD
-                key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]] - (3.0 if IS_AGING[c] else 0.0)
+                key = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)] - (3.0 if is_aging(obs, c) else 0.0)
                 if key < worst_key:
                     worst, worst_key = a, key
         return worst
@@ -180,7 +180,7 @@ def sort_decision(obs, legal, n_legal):
         a = legal[i]
         if a >= A_PUT and a < A_PUT + N_CARDS:
             c = a - A_PUT
-            key = FIGHT_VALUE[c] + ABILITY_WORTH[ABILITY[c]]
+            key = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
             if key > best_key:
                 best, best_key = a, key
     return best

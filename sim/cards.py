@@ -9,6 +9,7 @@ reads the very same arrays.
 from __future__ import annotations
 
 import csv
+import sys
 from importlib import resources
 
 import numpy as np
@@ -50,29 +51,43 @@ def _load():
     return rows
 
 
+def parse_rows(rows) -> dict:
+    """The engine arrays of a card table given as rows of ``cards.csv`` (dicts of strings),
+    indexed by card id; ``sim.cardtable`` builds what-if tables with the same function."""
+    t = {
+        "NAME": tuple(r["name"] for r in rows),
+        "KIND": np.array([KIND_NAMES.index(r["kind"]) for r in rows], dtype=np.int64),
+        "FIGHT_VALUE": np.array([_int(r["fight_value"]) for r in rows], dtype=np.int64),
+        "ABILITY": np.array([ABILITY_NAMES.index(r["ability"]) if r["ability"] else AB_NONE
+                             for r in rows], dtype=np.int64),
+        "DESTROY_COST": np.array([_int(r["destroy_cost"]) for r in rows], dtype=np.int64),
+        "HAZARD_TITLE": tuple(r["hazard_title"] for r in rows),
+        "HAZARD_FREE": np.array([_int(r["hazard_free_cards"]) for r in rows], dtype=np.int64),
+        # HAZARD_VALUE[card, step] for step green=0, yellow=1, red=2 (R4.1)
+        "HAZARD_VALUE": np.array([[_int(r["hazard_green"]), _int(r["hazard_yellow"]),
+                                   _int(r["hazard_red"])] for r in rows], dtype=np.int64),
+        "PIRATE_FREE": np.array([_int(r["pirate_free_cards"]) for r in rows], dtype=np.int64),
+        "PIRATE_VALUE": np.array([_int(r["pirate_hazard_value"]) for r in rows], dtype=np.int64),
+        "PIRATE_ABILITY": np.array([PIRATE_ABILITY_NAMES.index(r["pirate_ability"])
+                                    if r["pirate_ability"] else PA_NONE for r in rows],
+                                   dtype=np.int64),
+    }
+    t["IS_AGING"] = (t["KIND"] == KIND_AGING_NORMAL) | (t["KIND"] == KIND_AGING_DIFFICULT)
+    for a in t.values():
+        if isinstance(a, np.ndarray):
+            a.setflags(write=False)
+    return t
+
+
 _ROWS = _load()
 N_CARDS = len(_ROWS)
-
-NAME = tuple(r["name"] for r in _ROWS)
-KIND = np.array([KIND_NAMES.index(r["kind"]) for r in _ROWS], dtype=np.int64)
-FIGHT_VALUE = np.array([_int(r["fight_value"]) for r in _ROWS], dtype=np.int64)
-ABILITY = np.array([ABILITY_NAMES.index(r["ability"]) if r["ability"] else AB_NONE
-                    for r in _ROWS], dtype=np.int64)
-DESTROY_COST = np.array([_int(r["destroy_cost"]) for r in _ROWS], dtype=np.int64)
-HAZARD_TITLE = tuple(r["hazard_title"] for r in _ROWS)
-HAZARD_FREE = np.array([_int(r["hazard_free_cards"]) for r in _ROWS], dtype=np.int64)
-# HAZARD_VALUE[card, step] for step green=0, yellow=1, red=2 (R4.1)
-HAZARD_VALUE = np.array([[_int(r["hazard_green"]), _int(r["hazard_yellow"]), _int(r["hazard_red"])]
-                         for r in _ROWS], dtype=np.int64)
-PIRATE_FREE = np.array([_int(r["pirate_free_cards"]) for r in _ROWS], dtype=np.int64)
-PIRATE_VALUE = np.array([_int(r["pirate_hazard_value"]) for r in _ROWS], dtype=np.int64)
-PIRATE_ABILITY = np.array([PIRATE_ABILITY_NAMES.index(r["pirate_ability"]) if r["pirate_ability"]
-                           else PA_NONE for r in _ROWS], dtype=np.int64)
-for _a in (KIND, FIGHT_VALUE, ABILITY, DESTROY_COST, HAZARD_FREE, HAZARD_VALUE, PIRATE_FREE,
-           PIRATE_VALUE, PIRATE_ABILITY):
-    _a.setflags(write=False)
-
-IS_AGING = (KIND == KIND_AGING_NORMAL) | (KIND == KIND_AGING_DIFFICULT)
+COLUMNS = tuple(_ROWS[0].keys())        # the columns of cards.csv, in order
+_T = parse_rows(_ROWS)
+NAME, KIND, FIGHT_VALUE, ABILITY, DESTROY_COST = (_T[k] for k in (
+    "NAME", "KIND", "FIGHT_VALUE", "ABILITY", "DESTROY_COST"))
+HAZARD_TITLE, HAZARD_FREE, HAZARD_VALUE = _T["HAZARD_TITLE"], _T["HAZARD_FREE"], _T["HAZARD_VALUE"]
+PIRATE_FREE, PIRATE_VALUE, PIRATE_ABILITY = _T["PIRATE_FREE"], _T["PIRATE_VALUE"], _T["PIRATE_ABILITY"]
+IS_AGING = _T["IS_AGING"]
 START_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_START))
 AGING_NORMAL_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_AGING_NORMAL))
 AGING_DIFFICULT_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_AGING_DIFFICULT))
@@ -86,20 +101,33 @@ assert (N_CARDS, len(START_IDS), len(AGING_IDS), len(HAZARD_IDS), len(PIRATE_IDS
     (69, 18, 11, 30, 10), "cards.csv does not match R1.1"
 
 
-def header_table() -> list[dict]:
-    """The card table as TRACE.md's header writes it."""
+def card_label(card: int, t=None) -> str:
+    """Short label, e.g. 'genius(+2)#16'; ``t`` a card table (sim.cardtable.CardTable,
+    default the printed one)."""
+    t = t or sys.modules[__name__]
+    if KIND[card] == KIND_HAZARD:
+        return f"{t.HAZARD_TITLE[card]} [{t.NAME[card]} {t.FIGHT_VALUE[card]:+d}]#{card}"
+    if KIND[card] == KIND_PIRATE:
+        return f"{t.NAME[card]}#{card}"
+    return f"{t.NAME[card]}({t.FIGHT_VALUE[card]:+d})#{card}"
+
+
+def header_table(t=None) -> list[dict]:
+    """The card table as TRACE.md's header writes it (``t`` as in card_label)."""
+    t = t or sys.modules[__name__]
     out = []
     for c in range(N_CARDS):
         kind = int(KIND[c])
         out.append({
-            "id": c, "kind": KIND_NAMES[kind], "name": NAME[c],
-            "fight_value": int(FIGHT_VALUE[c]),
-            "ability": ABILITY_NAMES[int(ABILITY[c])] if kind != KIND_PIRATE else "none",
-            "destroy_cost": int(DESTROY_COST[c]),
-            "hazard": ({"title": HAZARD_TITLE[c], "free": int(HAZARD_FREE[c]),
-                        "values": [int(v) for v in HAZARD_VALUE[c]]} if kind == KIND_HAZARD else None),
-            "pirate": ({"free": int(PIRATE_FREE[c]), "value": int(PIRATE_VALUE[c]),
-                        "ability": PIRATE_ABILITY_NAMES[int(PIRATE_ABILITY[c])]}
+            "id": c, "kind": KIND_NAMES[kind], "name": t.NAME[c],
+            "fight_value": int(t.FIGHT_VALUE[c]),
+            "ability": ABILITY_NAMES[int(t.ABILITY[c])] if kind != KIND_PIRATE else "none",
+            "destroy_cost": int(t.DESTROY_COST[c]),
+            "hazard": ({"title": t.HAZARD_TITLE[c], "free": int(t.HAZARD_FREE[c]),
+                        "values": [int(v) for v in t.HAZARD_VALUE[c]]}
+                       if kind == KIND_HAZARD else None),
+            "pirate": ({"free": int(t.PIRATE_FREE[c]), "value": int(t.PIRATE_VALUE[c]),
+                        "ability": PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[c])]}
                        if kind == KIND_PIRATE else None),
         })
     return out

@@ -1,4 +1,4 @@
-"""The ``friday`` command: simulate, replay, policies, compare, report.
+"""The ``friday`` command: simulate, replay, play, policies, compare, report, balance.
 
 Every bad input (unknown policy, level 7, negative game count, existing output file, illegal
 action...) ends with one clear ``error:`` line and exit code 2, never a traceback.
@@ -75,6 +75,16 @@ def check_out(out: Path | None, force: bool):
         raise RuleError(f"cannot write {out}: folder {parent} does not exist or is not writable")
 
 
+CARDS_HELP = "a whole card table in the format of sim/data/cards.csv (what-if)"
+SET_HELP = "edit the card table: CARD.FIELD=VALUE, e.g. 63.pirate_hazard_value=35 (repeatable)"
+
+
+def load_cards(cards: Path | None, sets: list[str] | None):
+    """The run's card table (sim.cardtable): --cards FILE, then every --set."""
+    from .cardtable import build
+    return build(cards, sets)
+
+
 CLUSTER_HELP = ("run on Dask: local:N (N worker processes here) or tcp://host:8786 (a running "
                 "scheduler); needs pip install 'friday-lab[cluster]'")
 
@@ -110,6 +120,8 @@ def simulate(
     summary_only: bool = typer.Option(False, "--summary-only",
                                       help="aggregate on the fly (flat memory, for 10^8 games)"),
     quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
+    cards: Optional[Path] = typer.Option(None, "--cards", help=CARDS_HELP),
+    set_: List[str] = typer.Option([], "--set", help=SET_HELP),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     chunk: Optional[int] = typer.Option(None, help="games per cluster chunk (with --cluster)"),
 ):
@@ -135,13 +147,14 @@ def simulate(
         check_seed(seed)
         check_out(out, force)
         options = parse_options(option)
+        table = load_cards(cards, set_)
         from policies import load_policy
         pol = load_policy(policy, parse_params(param))
         from .simulate import run_simulation
         with cluster_or_none(cluster, chunk, engine) as dask:
             run_simulation(levels, games, seed, pol, options, engine, threads, out,
-                           summary_only, echo=typer.echo, quiet=quiet, cluster=dask,
-                           chunk=chunk)
+                           summary_only, echo=typer.echo, quiet=quiet, cards=table,
+                           cluster=dask, chunk=chunk)
     except SimulationInterrupted as exc:
         if exc.games:
             typer.echo(f"{exc}: the results above cover the finished games only", err=True)
@@ -166,6 +179,8 @@ def replay(
     format: str = typer.Option("text", "--format", help="text or jsonl"),
     engine: str = typer.Option("reference", help="reference or fast"),
     ids: bool = typer.Option(False, "--ids", help="text: tag every card with its id (#17)"),
+    cards: Optional[Path] = typer.Option(None, "--cards", help=CARDS_HELP),
+    set_: List[str] = typer.Option([], "--set", help=SET_HELP),
 ):
     """Play one game and print its trace (docs/TRACE.md) or a play-by-play.  A scripted game
     that stops early (illegal action, list run out) prints the trace so far, then the error."""
@@ -180,6 +195,7 @@ def replay(
         if engine not in ("fast", "reference"):
             raise RuleError(f"unknown engine {engine!r}: choose reference or fast")
         options = parse_options(option)
+        table = load_cards(cards, set_)
         deal_dict = load_deal(str(deal)) if deal else None
         if actions is not None:
             if engine == "fast":
@@ -189,10 +205,10 @@ def replay(
         else:
             from policies import load_policy
             pol = load_policy(policy, parse_params(param))
-        head = header(engine, level, seed, game, pol.name, options)
+        head = header(engine, level, seed, game, pol.name, options, table)
         if engine == "reference":
             from .reference import Game
-            played = Game(level, seed, game, pol, options, deal_dict)
+            played = Game(level, seed, game, pol, options, deal_dict, cards=table)
             try:
                 played.play()
             except RuleError:
@@ -201,7 +217,7 @@ def replay(
             events = played.trace
         else:
             from .fast import play_fast
-            events = play_fast(level, seed, game, pol, options, deal_dict)["trace"]
+            events = play_fast(level, seed, game, pol, options, deal_dict, cards=table)["trace"]
         show_trace([head] + events, format, ids)
     except RuleError as exc:
         fail(str(exc))
@@ -270,6 +286,8 @@ def compare(
                                                    "side, one row per level and game (.parquet)"),
     figure: Optional[Path] = typer.Option(None, help="figure of the paired differences (.png)"),
     force: bool = typer.Option(False, help="overwrite --out / --figure if they exist"),
+    cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
+    chunk: Optional[int] = typer.Option(None, help="games per cluster chunk (with --cluster)"),
 ):
     """Compare policies game by game on the same deals: win rates, paired differences,
     McNemar's exact test, paired score differences; Holm-adjusted ranking for 3+ policies."""
@@ -294,8 +312,9 @@ def compare(
         options = parse_options(option)
         from policies import load_policy
         pols = [load_policy(p) for p in policies]
-        paired = play_paired(pols, levels, games, seed, options, threads, keep_on_interrupt=True,
-                             progress=_progress)
+        with cluster_or_none(cluster, chunk) as dask:
+            paired = play_paired(pols, levels, games, seed, options, threads, chunk=chunk,
+                                 keep_on_interrupt=True, progress=_progress, cluster=dask)
         if len(paired) == 0:
             typer.echo("interrupted before any game finished: nothing to compare", err=True)
             raise typer.Exit(130)
@@ -355,6 +374,179 @@ def report(
                       levels=levels, options=options)
     except (SimulationInterrupted, KeyboardInterrupt):
         typer.echo("\ninterrupted: no report files written", err=True)
+        raise typer.Exit(130)
+    except RuleError as exc:
+        fail(str(exc))
+
+
+balance_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                          help="Balance questions: pirates compared, card values swept.")
+app.add_typer(balance_app, name="balance")
+
+
+def _check_run(games: int, seed: int, threads: int | None):
+    if games <= 0:
+        raise RuleError(f"--games must be positive, got {games}")
+    if threads is not None and threads <= 0:
+        raise RuleError(f"--threads must be positive, got {threads}")
+    check_seed(seed)
+
+
+def _check_out_dir(out: Path | None, files, force: bool):
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        raise RuleError(f"--out {out} is a file: give a folder")
+    taken = [f for f in files if (out / f).exists()]
+    if taken and not force:
+        raise RuleError(f"{out / taken[0]} exists: choose another --out folder or pass --force")
+    parent = out.resolve() if out.exists() else out.resolve().parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise RuleError(f"cannot write into {out}: {parent} does not exist or is not writable")
+
+
+@balance_app.command("pirates")
+def balance_pirates(
+    policy: str = typer.Option("expert", help="policy name or file.py:function"),
+    level: str = typer.Option("all", help="1, 2, 3, 4, a list like 1,4, or all"),
+    games: int = typer.Option(100_000, help="games per level"),
+    seed: int = typer.Option(1, help=f"master seed, 0..{MAX_SEED_TEXT}"),
+    out: Optional[Path] = typer.Option(None, help="folder for pirates.md, CSV tables, figures"),
+    force: bool = typer.Option(False, help="overwrite files in --out"),
+    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    what_if_games: int = typer.Option(0, help="also sweep the hardest pirate's value at the "
+                                      "highest level on this many games per value (0: no)"),
+    what_if_values: Optional[str] = typer.Option(None, help="values of the what-if sweep "
+                                                 "(default: 20 below the printed value to it, step 2)"),
+    option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE"),
+    param: List[str] = typer.Option([], "--param", help="policy parameter NAME=VALUE"),
+    cards: Optional[Path] = typer.Option(None, "--cards", help=CARDS_HELP),
+    set_: List[str] = typer.Option([], "--set", help=SET_HELP),
+):
+    """Per pirate and level: reached, beaten when faced (first, second, overall), win rate
+    when drawn, ranked with significance; per pair: win rate."""
+    try:
+        from .lab.balance_report import STUDY_FILES
+        levels = parse_levels(level)
+        _check_run(games, seed, threads)
+        if what_if_games < 0:
+            raise RuleError(f"--what-if-games must be >= 0, got {what_if_games}")
+        _check_out_dir(out, STUDY_FILES, force)
+        options = parse_options(option)
+        table = load_cards(cards, set_)
+        from .lab.balance import parse_values
+        if what_if_values is not None:
+            parse_values(what_if_values)
+        from policies import load_policy
+        pol = load_policy(policy, parse_params(param))
+        from .lab import balance as B
+        from .lab.balance_report import sweep_markdown, terminal_table, write_study
+
+        def show(lv, d):
+            typer.echo(f"level {lv}: {games:,} games, policy {pol.name}, cards {table.describe()}")
+            typer.echo(terminal_table(d))
+        study = B.pirate_study(levels, games, seed, pol, table, options, threads, on_level=show)
+        what_if = None
+        if what_if_games:
+            what_if = B.what_if_hardest(study, max(levels), what_if_values, what_if_games,
+                                        seed, pol, table, options, threads)
+            typer.echo("\n".join(sweep_markdown(what_if)))
+        if out is not None:
+            command = " ".join(
+                [f"friday balance pirates --policy {policy} --level {level} --games {games} "
+                 f"--seed {seed}"] + [f"--option {o}" for o in option]
+                + [f"--param {p}" for p in param] + ([f"--cards {cards}"] if cards else [])
+                + [f"--set {s}" for s in set_]
+                + ([f"--what-if-games {what_if_games}"] if what_if_games else [])
+                + ([f"--what-if-values {what_if_values}"] if what_if_values else [])
+                + [f"--out {out}"])
+            write_study(out, study, pol.name, command, table, what_if)
+            typer.echo(f"wrote pirates.md, pirates.csv, pirate_pairs.csv and figures to {out}/")
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing written", err=True)
+        raise typer.Exit(130)
+    except RuleError as exc:
+        fail(str(exc))
+
+
+def parse_target_rate(text: str | None) -> float | None:
+    if text is None:
+        return None
+    t = text.strip()
+    try:
+        v = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+    except ValueError:
+        raise RuleError(f"--target {text!r} must be a win rate like 0.2 or 20%") from None
+    if not 0 < v < 1:
+        raise RuleError(f"--target {text!r} must be a win rate strictly between 0 and 1")
+    return v
+
+
+@balance_app.command("sweep")
+def balance_sweep(
+    set_: List[str] = typer.Option(..., "--set", help="the CARD.FIELD to sweep (once), and any "
+                                   "fixed CARD.FIELD=VALUE edits"),
+    values: str = typer.Option(..., help="values: A:B, A:B:STEP or A,B,C"),
+    policy: str = typer.Option("expert", help="policy name or file.py:function"),
+    level: int = typer.Option(4, help="1-4"),
+    games: int = typer.Option(100_000, help="games per value (the same deals for every value)"),
+    seed: int = typer.Option(1, help=f"master seed, 0..{MAX_SEED_TEXT}"),
+    target: Optional[str] = typer.Option(None, help="find the value giving this win rate "
+                                         "(0.2 or 20%); default for a pirate: beaten when faced "
+                                         "as often as the median other pirate"),
+    bootstrap: int = typer.Option(200, help="bootstrap replicates for the interval of that value"),
+    out: Optional[Path] = typer.Option(None, help="write the figure to this .png file"),
+    csv: Optional[Path] = typer.Option(None, "--csv", help="write the table to this .csv file"),
+    force: bool = typer.Option(False, help="overwrite --out / --csv"),
+    threads: Optional[int] = typer.Option(None, help="worker threads (default: all cores)"),
+    option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE"),
+    param: List[str] = typer.Option([], "--param", help="policy parameter NAME=VALUE"),
+    cards: Optional[Path] = typer.Option(None, "--cards", help=CARDS_HELP),
+):
+    """Win rate (and a pirate's beaten-when-faced rate) against one card field's value, on
+    the same deals for every value, and the value where the card is as hard as the median
+    pirate (or gives --target)."""
+    try:
+        check_level(level)
+        _check_run(games, seed, threads)
+        swept = [s for s in set_ if "=" not in s]
+        fixed = [s for s in set_ if "=" in s]
+        if len(swept) != 1:
+            raise RuleError("give exactly one --set CARD.FIELD without a value (the field to "
+                            f"sweep); got {len(swept)}: {', '.join(swept) or 'none'}")
+        if bootstrap < 0:
+            raise RuleError(f"--bootstrap must be >= 0, got {bootstrap}")
+        for path, suffix in ((out, ".png"), (csv, ".csv")):
+            if path is not None:
+                if path.suffix != suffix:
+                    raise RuleError(f"{path} must end in {suffix}")
+                if path.exists() and not force:
+                    raise RuleError(f"{path} exists: choose another file or pass --force")
+                if not path.resolve().parent.is_dir():
+                    raise RuleError(f"cannot write {path}: its folder does not exist")
+        rate = parse_target_rate(target)
+        options = parse_options(option)
+        table = load_cards(cards, fixed)
+        from .cardtable import parse_target
+        from .lab import balance as B
+        parse_target(swept[0])
+        vals = B.parse_values(values)
+        from policies import load_policy
+        pol = load_policy(policy, parse_params(param))
+        res = B.sweep(swept[0], vals, level, games, seed, pol, table, options, threads,
+                      target_rate=rate, bootstrap=bootstrap)
+        from .lab.balance_report import sweep_figure, sweep_markdown, write_csv
+        typer.echo(f"sweep of {res['label']} {res['field']}, level {level}, policy {pol.name}, "
+                   f"{games:,} games per value (seed {seed}, same deals), cards {table.describe()}")
+        typer.echo("\n".join(sweep_markdown(res)))
+        if csv is not None:
+            write_csv(res["table"], csv)
+            typer.echo(f"wrote {csv}")
+        if out is not None:
+            sweep_figure(res, out, pol.name)
+            typer.echo(f"wrote {out}")
+    except KeyboardInterrupt:
+        typer.echo("interrupted: nothing written", err=True)
         raise typer.Exit(130)
     except RuleError as exc:
         fail(str(exc))

@@ -49,13 +49,26 @@ FLAGS = N_SCALARS + N_CARDS
 
 # --- derived from the zones (after the flags; for fast policy arithmetic) ----------------
 N_FIGHTING = 59                   # Robinson's cards (start, aging, knowledge): ids 0..58
-MAX_VALUE = 4                     # the highest printed fight value of a Robinson card
+MAX_VALUE = 9                     # the highest fight value a card table may give (sim.cardtable)
 O_N_FIGHT = FLAGS + N_CARDS       # cards in the fight (zones left and right)
 O_DECK_N = O_N_FIGHT + 1          # Robinson's cards in robinson_stack + robinson_discard
 O_DECK_SUM = O_N_FIGHT + 2        # their fight values summed
 O_STACK_VALUE = O_N_FIGHT + 3     # O_STACK_VALUE + v - 1: cards of value v (1..4) in the stack
 FIGHT_LIST = O_STACK_VALUE + MAX_VALUE   # the fight's cards by ascending id, then -1
-OBS_SIZE = FIGHT_LIST + N_FIGHTING
+
+# --- the game's card table (static; after the fight list) ----------------------------------
+# A player reads the cards (R1.4): both engines copy the table the game is played with into
+# this block at set-up, and the policies read card data here, never from sim.cards, so a
+# what-if table (sim.cardtable) needs no recompilation.  obs[CT_X + card] is card's X; the
+# hazard value at step s (green 0, yellow 1, red 2) is obs[CT_HAZARD_VALUE + s * N_CARDS + card].
+CT = FIGHT_LIST + N_FIGHTING
+CT_ROWS = ("fight_value", "ability", "destroy_cost", "hazard_free", "hazard_green",
+           "hazard_yellow", "hazard_red", "pirate_free", "pirate_value", "pirate_ability",
+           "is_aging")          # the rows of sim.fast.layout.card_table after T_KIND, in order
+(CT_VALUE, CT_ABILITY, CT_DESTROY_COST, CT_HAZARD_FREE, CT_HAZARD_VALUE, _CT_HY, _CT_HR,
+ CT_PIRATE_FREE, CT_PIRATE_VALUE, CT_PIRATE_ABILITY, CT_AGING) = (
+    CT + k * N_CARDS for k in range(len(CT_ROWS)))
+OBS_SIZE = CT + len(CT_ROWS) * N_CARDS
 
 # Meaning of the scalars that need one:
 #   fight_value   the opponent's value at the current step before step_minus1 (pirates: as
@@ -69,6 +82,15 @@ OBS_SIZE = FIGHT_LIST + N_FIGHTING
 # of fight cards and their ids ascending (FIGHT_LIST, padded with -1), the count and value sum
 # of Robinson's cards in robinson_stack + robinson_discard, and how many cards of each value
 # 1..4 the robinson_stack holds.
+
+
+def card_block(t):
+    """The card-table block (obs[CT:OBS_SIZE]) of a card table ``t`` (sim.cardtable)."""
+    import numpy as np
+    rows = (t.FIGHT_VALUE, t.ABILITY, t.DESTROY_COST, t.HAZARD_FREE, t.HAZARD_VALUE[:, 0],
+            t.HAZARD_VALUE[:, 1], t.HAZARD_VALUE[:, 2], t.PIRATE_FREE, t.PIRATE_VALUE,
+            t.PIRATE_ABILITY, t.IS_AGING)
+    return np.concatenate([np.asarray(r, dtype=np.int64) for r in rows])
 
 
 def fill_derived(obs, values) -> None:
@@ -94,4 +116,6 @@ def describe(obs) -> dict:
     out = {name: int(obs[i]) for i, name in enumerate(SCALAR_NAMES)}
     out["zones"] = {c: ZONE_NAMES[int(obs[ZONE + c])] for c in range(N_CARDS)}
     out["flags"] = {c: int(obs[FLAGS + c]) for c in range(N_CARDS) if obs[FLAGS + c]}
+    out["card_table"] = {name: tuple(int(v) for v in obs[CT + k * N_CARDS:CT + (k + 1) * N_CARDS])
+                         for k, name in enumerate(CT_ROWS)}
     return out

@@ -24,11 +24,15 @@ class IllegalAction(RuleError):
 
 
 class Game(FightRules):
-    """One game of Friday at a level, with rule options, seed, game index, policy, deal."""
+    """One game of Friday at a level, with rule options, seed, game index, policy, deal, and
+    card table (``cards``: a sim.cardtable.CardTable, default the printed one; the rules read
+    card data as ``self.cards.FIGHT_VALUE[card]``...)."""
 
     def __init__(self, level: int, seed: int, game: int, policy, options: Options | None = None,
-                 deal: dict | None = None):
+                 deal: dict | None = None, cards=None):
+        from .cardtable import as_table
         self.level = check_level(level)
+        self.cards = as_table(cards)
         self.options = options or Options()
         self.seed, self.game_index = seed, game
         self.policy = policy
@@ -47,6 +51,7 @@ class Game(FightRules):
         self.out_of_game: list[int] = []
         self.pirates: list[int] = []
         self.pirates_beaten: list[int] = []
+        self.pirate_first = -1           # the pirate fought first (R9.1)
         self.hazards_drawn: list[int] = []
         self.sort_hand: list[int] = []
         self.known_top: list[int] = []   # cards the player put on top itself, top first (R1.4)
@@ -127,7 +132,7 @@ class Game(FightRules):
             apply_deal(self, self.deal)
         # int(): a sum of numpy bools is a numpy int, which made the plus2_per_aging pirate's
         # value (R9.5) and fight_end.won numpy scalars that JSON traces cannot hold
-        self.aging_in_game = int(len(self.aging_stack) + sum(C.IS_AGING[c] for c in self.robinson_stack))
+        self.aging_in_game = int(len(self.aging_stack) + sum(self.cards.IS_AGING[c] for c in self.robinson_stack))
         self.life, self.max_life = start_life(self.level)                   # R2.5
         self.emit("setup", robinson_stack=top_first(self.robinson_stack),
                   hazard_stack=top_first(self.hazard_stack), aging_stack=top_first(self.aging_stack),
@@ -162,6 +167,7 @@ class Game(FightRules):
         """R9.1: choose the first pirate, then fight the other at once."""
         legal = [A_PIRATE + p for p in self.pirates]
         first = self.decide(O.PH_PIRATE, legal) - A_PIRATE
+        self.pirate_first = first
         for pirate in (first, next(p for p in self.pirates if p != first)):
             self.emit("pirate_choice", fight=pirate)
             self.run_fight(pirate, is_pirate=True)
@@ -202,7 +208,7 @@ class Game(FightRules):
         row.insert(len(row) if index is None else index, card)
         fight.cards_drawn += 1
         self.emit("draw", card=card, side=side, cost=cost, reason=reason)
-        if side == "left" and C.ABILITY[card] == C.AB_AGING_STOP:          # R6.4
+        if side == "left" and self.cards.ABILITY[card] == C.AB_AGING_STOP:          # R6.4
             self.emit("ability", card=card, ability="aging_stop", target=None, via_copy=None,
                       detail={})
         return card
@@ -232,7 +238,7 @@ class Game(FightRules):
 
     def compute_score(self) -> int:
         cards = self.robinson_cards()
-        score = sum(-5 if C.IS_AGING[c] else int(C.FIGHT_VALUE[c]) for c in cards)
+        score = sum(-5 if self.cards.IS_AGING[c] else int(self.cards.FIGHT_VALUE[c]) for c in cards)
         score += 15 * len(self.pirates_beaten)
         score += 5 * self.life if self.won else 0
         score -= 3 * (len(self.hazard_stack) + len(self.hazard_discard))
@@ -252,6 +258,6 @@ def _safe_name(action: int) -> str:
 
 
 def play_game(level: int, seed: int, game: int, policy, options: Options | None = None,
-              deal: dict | None = None) -> Game:
+              deal: dict | None = None, cards=None) -> Game:
     """Play one game with the reference engine and return it (trace, score, cause...)."""
-    return Game(level, seed, game, policy, options, deal).play()
+    return Game(level, seed, game, policy, options, deal, cards).play()

@@ -29,7 +29,7 @@ def targets_for(game, ability: int, actor: int) -> list[int] | None:
         return [c for c in _others(game, actor) if c not in f.doubled]
     if ability == C.AB_COPY:                                                # R5.5
         return [c for c in _others(game, actor)
-                if C.ABILITY[c] in COPYABLE and available(game, int(C.ABILITY[c]), actor)]
+                if game.cards.ABILITY[c] in COPYABLE and available(game, int(game.cards.ABILITY[c]), actor)]
     return None
 
 
@@ -44,7 +44,7 @@ def available(game, ability: int, actor: int) -> bool:
 def ability_usable(game, card: int) -> bool:
     """R4.5: a face-up card's own (non-aging) ability, unused this fight, that can act."""
     f = game.fight
-    ability = int(C.ABILITY[card])
+    ability = int(game.cards.ABILITY[card])
     if ability == C.AB_NONE or ability >= C.FIRST_AGING_ABILITY:
         return False
     if card in f.used or card in f.face_down:
@@ -55,11 +55,11 @@ def ability_usable(game, card: int) -> bool:
 def use_ability(game, card: int):
     """``use:<card>``: carry out the card's ability (a copy first picks what to copy)."""
     game.fight.used.add(card)
-    ability = int(C.ABILITY[card])
+    ability = int(game.cards.ABILITY[card])
     if ability == C.AB_COPY:
         with _pending(game, card, ability):
             source = _choose_target(game, targets_for(game, ability, card))
-        _perform(game, int(C.ABILITY[source]), card, source, card)
+        _perform(game, int(game.cards.ABILITY[source]), card, source, card)
     else:
         _perform(game, ability, card, card, None)
 

@@ -50,13 +50,13 @@ class FightRules:
     def free_open(self) -> bool:
         """R4.2/R4.3/R6.4: a free card may be drawn now."""
         f = self.fight
-        stopped = any(C.ABILITY[c] == C.AB_AGING_STOP and c not in f.face_down for c in f.left)
+        stopped = any(self.cards.ABILITY[c] == C.AB_AGING_STOP and c not in f.face_down for c in f.left)
         return f.free_left > 0 and not f.free_closed and not stopped
 
     def paid_cost(self) -> int:
         """R4.3, R9.5 extra_card_costs_2."""
         f = self.fight
-        if f is not None and f.is_pirate and C.PIRATE_ABILITY[f.opponent] == C.PA_EXTRA_COSTS_2:
+        if f is not None and f.is_pirate and self.cards.PIRATE_ABILITY[f.opponent] == C.PA_EXTRA_COSTS_2:
             return 2
         return 1
 
@@ -64,14 +64,14 @@ class FightRules:
     def opponent_value_and_free(self, opponent: int, is_pirate: bool) -> tuple[int, int]:
         """R4.1 hazard value at this step; R9.2/R9.5 pirate value and free cards."""
         if not is_pirate:
-            return int(C.HAZARD_VALUE[opponent, self.step]), int(C.HAZARD_FREE[opponent])
-        ability = C.PIRATE_ABILITY[opponent]
+            return int(self.cards.HAZARD_VALUE[opponent, self.step]), int(self.cards.HAZARD_FREE[opponent])
+        ability = self.cards.PIRATE_ABILITY[opponent]
         if ability == C.PA_REMAINING_HAZARDS:
             rest = self.hazard_discard + self.hazard_stack
-            return int(sum(C.HAZARD_VALUE[h, RED] for h in rest)), int(sum(C.HAZARD_FREE[h] for h in rest))
+            return int(sum(self.cards.HAZARD_VALUE[h, RED] for h in rest)), int(sum(self.cards.HAZARD_FREE[h] for h in rest))
         if ability == C.PA_PLUS2_PER_AGING:
-            return 2 * (self.aging_in_game - len(self.aging_stack)), int(C.PIRATE_FREE[opponent])
-        return int(C.PIRATE_VALUE[opponent]), int(C.PIRATE_FREE[opponent])
+            return 2 * (self.aging_in_game - len(self.aging_stack)), int(self.cards.PIRATE_FREE[opponent])
+        return int(self.cards.PIRATE_VALUE[opponent]), int(self.cards.PIRATE_FREE[opponent])
 
     def run_fight(self, opponent: int, is_pirate: bool):
         """R4: draw, pay, use abilities until the player ends the fight."""
@@ -124,7 +124,7 @@ class FightRules:
         if f.is_pirate:
             return f.value
         lowered = f.step_minus if self.options.step_minus1_stacks else min(f.step_minus, 1)
-        return int(C.HAZARD_VALUE[f.opponent, max(GREEN, self.step - lowered)])
+        return int(self.cards.HAZARD_VALUE[f.opponent, max(GREEN, self.step - lowered)])
 
     def zeroed_cards(self) -> list[tuple[int, int | None]]:
         """R6.2: each face-up aging_highest_zero card (by id) zeroes the face-up card with the
@@ -133,12 +133,12 @@ class FightRules:
         up = f.face_up()
         out, zeroed = [], set()
         for card in up:
-            if C.ABILITY[card] != C.AB_AGING_HIGHEST_ZERO:
+            if self.cards.ABILITY[card] != C.AB_AGING_HIGHEST_ZERO:
                 continue
-            candidates = [c for c in up if C.FIGHT_VALUE[c] > 0 and c not in zeroed]
+            candidates = [c for c in up if self.cards.FIGHT_VALUE[c] > 0 and c not in zeroed]
             target = None
             if candidates:
-                target = min(candidates, key=lambda c: (-C.FIGHT_VALUE[c], c in f.doubled, c))
+                target = min(candidates, key=lambda c: (-self.cards.FIGHT_VALUE[c], c in f.doubled, c))
                 zeroed.add(target)
             out.append((card, target))
         return out
@@ -150,13 +150,13 @@ class FightRules:
         zeroed = {t for _, t in zeroing if t is not None}
         value = {}
         for c in f.cards():
-            v = 0 if (c in f.face_down or c in zeroed) else int(C.FIGHT_VALUE[c])
+            v = 0 if (c in f.face_down or c in zeroed) else int(self.cards.FIGHT_VALUE[c])
             value[c] = 2 * v if c in f.doubled else v
-        ability = C.PIRATE_ABILITY[f.opponent] if f.is_pirate else C.PA_NONE
+        ability = self.cards.PIRATE_ABILITY[f.opponent] if f.is_pirate else C.PA_NONE
         n = len(f.cards())
         if ability == C.PA_HALF_COUNT:
             places = (n + 1) // 2
-            aging = [c for c in f.cards() if C.IS_AGING[c] and c not in f.face_down]
+            aging = [c for c in f.cards() if self.cards.IS_AGING[c] and c not in f.face_down]
             others = sorted((value[c] for c in f.cards() if c not in aging), reverse=True)
             total = sum(value[c] for c in aging) + sum(others[:max(0, places - len(aging))])
         else:
@@ -185,10 +185,10 @@ class FightRules:
         for card in f.face_up():                                            # R4.9, R6.1
             if card in f.budget_destroyed:
                 continue
-            if C.ABILITY[card] in (C.AB_AGING_LIFE1, C.AB_AGING_LIFE2):
-                self.emit("ability", card=card, ability=C.ABILITY_NAMES[C.ABILITY[card]],
+            if self.cards.ABILITY[card] in (C.AB_AGING_LIFE1, C.AB_AGING_LIFE2):
+                self.emit("ability", card=card, ability=C.ABILITY_NAMES[self.cards.ABILITY[card]],
                           target=None, via_copy=None, detail={})
-                self.pay_life(1 if C.ABILITY[card] == C.AB_AGING_LIFE1 else 2, "aging")
+                self.pay_life(1 if self.cards.ABILITY[card] == C.AB_AGING_LIFE1 else 2, "aging")
         # the fight is over: move the cards (R4.7, R4.8)
         gone = set(f.face_down) | set(f.budget_destroyed)
         self.removed.extend(sorted(gone))
@@ -211,7 +211,7 @@ class FightRules:
         self.destroy_budget = budget
         while True:
             options = [c for c in f.face_up() if c not in f.budget_destroyed
-                       and C.DESTROY_COST[c] <= self.destroy_budget]
+                       and self.cards.DESTROY_COST[c] <= self.destroy_budget]
             if not options:
                 break
             action = self.decide(O.PH_DESTROY, [A_DONE] + [A_DESTROY + c for c in options])
@@ -219,7 +219,7 @@ class FightRules:
                 break
             card = action - A_DESTROY
             f.budget_destroyed.append(card)
-            self.destroy_budget -= int(C.DESTROY_COST[card])
+            self.destroy_budget -= int(self.cards.DESTROY_COST[card])
         self.destroy_budget = 0
 
     # --- score (R10.3) -----------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import observation as O
-from .cards import FIGHT_VALUE, N_CARDS
+from .cards import N_CARDS
 
 
 def build_observation(game, phase: int) -> np.ndarray:
@@ -63,5 +63,6 @@ def build_observation(game, phase: int) -> np.ndarray:
             flags[c] |= O.F_DOUBLED
         for c in f.used:          # kept for the whole fight, even if the card left (R4.5)
             flags[c] |= O.F_USED
-    O.fill_derived(obs, FIGHT_VALUE)
+    O.fill_derived(obs, game.cards.FIGHT_VALUE)
+    obs[O.CT:] = game.cards.obs_block()          # the game's card table (R1.4)
     return obs

@@ -2,9 +2,8 @@
 
 Writes ``policies.md`` (win rate with 95% Wilson interval, mean and median score per policy and
 level, every pair compared game by game with the paired methods of sim.lab, a ranking),
-``pirates.md`` (pirate and pirate-pair balance, when ``expert`` is among the policies), and
-the figures ``policy_win_rates.png``, ``score_distributions.png``, ``paired_differences.png``
-and ``pirate_pairs.png``.  Every policy plays the same seeded deals, so anyone can rerun the
+and the figures ``policy_win_rates.png``, ``score_distributions.png`` and
+``paired_differences.png`` (pirate balance: ``friday balance pirates``, sim.lab.balance).  Every policy plays the same seeded deals, so anyone can rerun the
 command and get the same files.
 """
 from __future__ import annotations
@@ -15,12 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import cards as C
 from .results import wilson
 from .rules import Options, RuleError
 
 REPORT_FILES = ("policies.md", "policy_win_rates.png", "score_distributions.png",
-                "paired_differences.png", "pirates.md", "pirate_pairs.png")
+                "paired_differences.png")
 
 
 def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
@@ -51,15 +49,13 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     """Every given policy (specs; default the built-in ones) on every level, on the same
     deals: policies.md (rates, scores, paired comparisons, ranking) and figures."""
     from policies import builtin_policies, load_policy
-    from .fast import run_summary
     from .lab import compare_paired, long_frame, play_paired, ranking
     from .lab.plots import plot_paired_differences
     pols = [load_policy(p) for p in (policies or builtin_policies())]
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise RuleError(f"--out {out} is a file, not a folder")
-    expert = next((p for p in pols if p.name == "expert"), None)
-    files = [f for f in REPORT_FILES if expert is not None or not f.startswith("pirate")]
+    files = list(REPORT_FILES)
     existing = [f for f in files if (out / f).exists()]
     if existing and not force:
         raise RuleError(f"{out} already has {', '.join(existing)}: pass --force to overwrite")
@@ -94,10 +90,6 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     _plot_win_rates(out / "policy_win_rates.png", table)
     _plot_scores(out / "score_distributions.png", hists, labels, levels)
     plot_paired_differences(comparison, out / "paired_differences.png")
-    if expert is not None:
-        pirate_summaries = {lv: run_summary(lv, seed, games, expert, options, threads)
-                            for lv in levels}
-        _write_pirates(out, pirate_summaries, command)
     echo(f"wrote {', '.join(files)} to {out}/ in {time.perf_counter() - start:.0f} s")
     return table
 
@@ -198,46 +190,3 @@ def _plot_scores(path: Path, hists: dict, names, levels):
     plt.close(fig)
 
 
-def _write_pirates(out: Path, summaries: dict, command: str):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    names = [C.NAME[p] for p in C.PIRATE_IDS]
-    lines = ["# Pirate balance (policy expert)", "",
-             f"Made by `{command}`. A game's pirates are the two drawn at set-up (R2.4); the win "
-             "rate of a pirate is over all games in which it was drawn.", ""]
-    for level, s in sorted(summaries.items()):
-        lines += [f"## Level {level}", "", "| pirate | games | win rate | 95% interval | beaten when met |",
-                  "|---|---|---|---|---|"]
-        for i, name in enumerate(names):
-            g, w = int(s["pirate_games"][i]), int(s["pirate_wins"][i])
-            lo, hi = wilson(w, g)
-            lines.append(f"| {name} | {g:,} | {w / max(g, 1):.2%} | [{lo:.2%}, {hi:.2%}] | "
-                         f"{int(s['pirate_beaten'][i]):,} |")
-        pg, pw = s["pair_games"] + s["pair_games"].T, s["pair_wins"] + s["pair_wins"].T
-        pairs = []
-        for i in range(10):
-            for j in range(i + 1, 10):
-                if pg[i, j]:
-                    lo, hi = wilson(int(pw[i, j]), int(pg[i, j]))
-                    pairs.append((pw[i, j] / pg[i, j], i, j, int(pg[i, j]), lo, hi))
-        pairs.sort()
-        lines += ["", "Hardest pairs:", "", "| pair | games | win rate | 95% interval |", "|---|---|---|---|"]
-        for rate, i, j, g, lo, hi in pairs[:5]:
-            lines.append(f"| {names[i]} + {names[j]} | {g:,} | {rate:.2%} | [{lo:.2%}, {hi:.2%}] |")
-        lines.append("")
-    (out / "pirates.md").write_text("\n".join(lines), encoding="utf-8")
-    level = max(summaries)
-    s = summaries[level]
-    pg, pw = s["pair_games"] + s["pair_games"].T, s["pair_wins"] + s["pair_wins"].T
-    rate = np.where(pg > 0, pw / np.maximum(pg, 1), np.nan)
-    fig, ax = plt.subplots(figsize=(7.5, 6.5))
-    im = ax.imshow(100 * rate, cmap="viridis")
-    short = [n.replace("pirate ", "").split(" (")[0] for n in names]
-    ax.set_xticks(range(10), short, rotation=60, fontsize=8)
-    ax.set_yticks(range(10), short, fontsize=8)
-    fig.colorbar(im, ax=ax, label="games won (%)")
-    ax.set_title(f"Win rate by pirate pair, level {level}, expert")
-    fig.tight_layout()
-    fig.savefig(out / "pirate_pairs.png", dpi=110)
-    plt.close(fig)

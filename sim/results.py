@@ -9,7 +9,7 @@ from .rules import CAUSE_NAMES, STEP_NAMES
 COLUMNS = ("level", "game", "won", "cause", "step", "pirate_1", "pirate_2", "pirate_1_beaten",
            "pirate_2_beaten", "life", "score", "aging_taken", "destroyed", "fights_won_green",
            "fights_won_yellow", "fights_won_red", "fights_lost_green", "fights_lost_yellow",
-           "fights_lost_red", "turns")
+           "fights_lost_red", "turns", "pirate_first")
 
 
 def reference_row(game) -> dict:
@@ -26,14 +26,14 @@ def reference_row(game) -> dict:
         "fights_won_green": s["fights_won"][0], "fights_won_yellow": s["fights_won"][1],
         "fights_won_red": s["fights_won"][2], "fights_lost_green": s["fights_lost"][0],
         "fights_lost_yellow": s["fights_lost"][1], "fights_lost_red": s["fights_lost"][2],
-        "turns": game.turn,
+        "turns": game.turn, "pirate_first": game.pirate_first,
     }
 
 
-def reference_batch(level, seed, first_game, n_games, policy, options=None) -> dict:
+def reference_batch(level, seed, first_game, n_games, policy, options=None, cards=None) -> dict:
     """Play games first_game.. with the reference engine; columns as arrays."""
     from .reference import play_game
-    rows = [reference_row(play_game(level, seed, g, policy, options))
+    rows = [reference_row(play_game(level, seed, g, policy, options, cards=cards))
             for g in range(first_game, first_game + n_games)]
     return {c: np.array([r[c] for r in rows], dtype=np.int64) for c in COLUMNS}
 

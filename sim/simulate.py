@@ -24,14 +24,16 @@ from .rules import RuleError
 FIRST_CHUNK = {"fast": 1024, "reference": 2}      # games; later chunks follow the measured rate
 
 
-def header(policy, engine, seed, options, summary_only=False) -> str:
+def header(policy, engine, seed, options, summary_only=False, cards=None) -> str:
     """The run's first lines: policy, engine, seed, options, and every policy parameter."""
     names = getattr(policy, "param_names", ())
     params = ", ".join(f"{n}={v:g}" for n, v in zip(names, policy.params)) or "none"
     opts = ", ".join(f"{k}={str(v).lower()}" for k, v in options.as_dict().items())
     label = policy.header() if hasattr(policy, "header") else policy.name
     return (f"friday-lab{' (summary mode)' if summary_only else ''}: policy {label}, "
-            f"{engine} engine, seed {seed}, options {opts}\n  policy parameters: {params}")
+            f"{engine} engine, seed {seed}, options {opts}\n  policy parameters: {params}"
+            + ("" if cards is None or cards.is_printed else
+               f"\n  cards edited [{cards.hash}]: {cards.describe()}"))
 
 
 def play_chunks(games, play, first, bar, task, flag):
@@ -51,7 +53,7 @@ def play_chunks(games, play, first, bar, task, flag):
 
 
 def level_summary(level, games, seed, policy, options, threads, bar, task, flag,
-                  cluster=None, chunk=None) -> dict:
+                  cards=None, cluster=None, chunk=None) -> dict:
     """Aggregates of games 0..games-1 of one level on the fast engine (fewer if ``flag.stop``
     was set): sim.fast.run_summary's dict of the games played.  ``cluster``: on Dask
     (sim.lab.cluster), in chunks of ``chunk`` games, summed as they finish."""
@@ -61,41 +63,46 @@ def level_summary(level, games, seed, policy, options, threads, bar, task, flag,
         from .lab import cluster as K
         bar.start(task)
         parts = K.split(level, seed, games, K.policy_wire(policy), options,
-                        chunk or K.DEFAULT_SUMMARY_CHUNK, summary=True)
+                        chunk or K.DEFAULT_SUMMARY_CHUNK, summary=True, cards=cards)
         total = K.aggregate(cluster, parts, lambda ch: bar.advance(task, ch.count),
                             lambda: flag.stop)
         return summary_from(level, seed, 0, total)
     total = np.zeros(AGG_SIZE, np.int64)
     for _, agg in play_chunks(games, lambda first, k: summary_chunk(
-            level, seed, first, k, policy, options, threads), FIRST_CHUNK["fast"], bar, task,
+            level, seed, first, k, policy, options, threads, cards), FIRST_CHUNK["fast"], bar, task,
             flag):
         total += agg
     return summary_from(level, seed, 0, total)
 
 
 def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
-                   echo=print, quiet=False, cluster=None, chunk=None):
+                   echo=print, quiet=False, cards=None, cluster=None,
+                   chunk=None):
     """Play ``games`` games per level; print the summary; write rows to ``out`` (Parquet).
     Ctrl-C stops after the current chunk: everything finished so far is kept, reported and
-    written, then SimulationInterrupted is raised."""
+    written, then SimulationInterrupted is raised.  ``cards``: the card table (sim.cardtable;
+    default the printed one); ``cluster``: a connected sim.lab.cluster.Cluster (chunks of
+    ``chunk`` games on Dask)."""
+    from .cardtable import as_table
+    cards = as_table(cards)
     if cluster is not None:                    # the workers compile or load the engine now
         from .lab.cluster import policy_wire
-        cluster.warm_up(policy_wire(policy))
+        cluster.warm_up(policy_wire(policy), cards=cards)
     elif engine == "fast":                     # compile before the clock starts, and before
         prepare_engine(policy, quiet, threads)  # StopFlag: Ctrl-C while compiling interrupts
     else:                                      # at once
         prepare_reference(policy, quiet)
     with StopFlag() as flag:
-        echo(header(policy, engine, seed, options, summary_only))
+        echo(header(policy, engine, seed, options, summary_only, cards))
         with Bar(quiet) as bar:
             tasks = {level: bar.task(f"level {level}", games) for level in levels}
             start = time.perf_counter()
             if summary_only:
                 rows, done = _summary_rows(levels, games, seed, policy, options, threads, bar,
-                                           tasks, flag, cluster, chunk)
+                                           tasks, flag, cards, cluster, chunk)
             else:
                 columns, done = _rows(levels, games, seed, policy, options, engine, threads,
-                                      bar, tasks, flag, cluster, chunk)
+                                      bar, tasks, flag, cards, cluster, chunk)
             elapsed = time.perf_counter() - start
         interrupted = flag.stop
         if done == 0:
@@ -112,43 +119,47 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
             echo(format_summary(summarize(df)))
             if out is not None:
                 write_parquet(df, out, {**policy.record(), "engine": engine, "seed": seed,
-                                        "options": options.as_dict(), "interrupted": interrupted})
+                                        "options": options.as_dict(), "cards": cards.meta(),
+                                        "interrupted": interrupted})
                 echo(f"wrote {len(df):,} rows to {out}")
     if interrupted:
         raise SimulationInterrupted(done)
     return df
 
 
-def _cluster_parts(level, games, seed, policy, options, cluster, chunk, bar, task, flag):
+def _cluster_parts(level, games, seed, policy, options, cluster, chunk, bar, task, flag,
+                   cards=None):
     """(games, rows) of the chunks of one level played on Dask, in game order, until done or
     ``flag.stop`` (sim.lab.cluster)."""
     from .lab import cluster as K
     bar.start(task)
     parts = K.split(level, seed, games, K.policy_wire(policy), options,
-                    chunk or K.DEFAULT_CHUNK, summary=False)
+                    chunk or K.DEFAULT_CHUNK, summary=False, cards=cards)
     for ch, rows in K.run_chunks(cluster, parts, should_stop=lambda: flag.stop):
         bar.advance(task, ch.count)
         yield ch.count, rows
 
 
-def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, flag,
+def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, flag, cards=None,
           cluster=None, chunk=None):
     """The result columns of every game played (fewer if stopped), and their number."""
     if engine == "fast":
         from .fast import run_batch
 
         def play(level):
-            return lambda first, k: run_batch(level, seed, first, k, policy, options, threads)
+            return lambda first, k: run_batch(level, seed, first, k, policy, options, threads,
+                                              cards)
     else:
         def play(level):
-            return lambda first, k: reference_batch(level, seed, first, k, policy, options)
+            return lambda first, k: reference_batch(level, seed, first, k, policy, options,
+                                                    cards)
     parts, done = [], 0
     for level in levels:
         if flag.stop:
             break
         if cluster is not None:
             chunks = _cluster_parts(level, games, seed, policy, options, cluster, chunk, bar,
-                                    tasks[level], flag)
+                                    tasks[level], flag, cards)
         else:
             chunks = play_chunks(games, play(level), FIRST_CHUNK[engine], bar, tasks[level],
                                  flag)
@@ -160,7 +171,7 @@ def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, fla
     return {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}, done
 
 
-def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, flag,
+def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, flag, cards=None,
                   cluster=None, chunk=None):
     from .report import summary_row
     rows, done = [], 0
@@ -168,7 +179,7 @@ def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, fla
         if flag.stop:
             break
         s = level_summary(level, games, seed, policy, options, threads, bar, tasks[level], flag,
-                          cluster, chunk)
+                          cards, cluster, chunk)
         if s["games"] == 0:
             break
         row = summary_row(policy.name, level, s)

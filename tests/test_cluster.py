@@ -124,3 +124,60 @@ def test_unreachable_scheduler_is_a_clear_error_within_seconds():
     assert len(lines) == 1 and lines[0].startswith("error: --cluster tcp://127.0.0.1:9"), lines
     assert "Traceback" not in out.stderr
     assert elapsed < 5 + K.CONNECT_TIMEOUT_S + 10
+
+
+def test_edited_card_table_reaches_the_workers(dask2):
+    from sim.cardtable import build
+    pol = load_policy("expert")
+    table = build(sets=["63.pirate_hazard_value=35"])
+    want = run_batch(4, 5, 0, 600, pol, cards=table)
+    assert not np.array_equal(want["won"], run_batch(4, 5, 0, 600, pol)["won"])
+    parts = K.split(4, 5, 600, K.policy_wire(pol), None, 250, summary=False, cards=table)
+    got = [r for _, r in K.run_chunks(dask2, parts)]
+    for k in want:
+        assert np.array_equal(np.concatenate([g[k] for g in got]), want[k]), k
+
+
+def test_compare_and_simulate_api_on_the_cluster(dask2):
+    from sim.lab import play_paired, simulate
+    pols = ["cull-green", "cull-green[max_missing=0]"]
+    want = play_paired(pols, [1, 4], 700, 3, chunk=300)
+    got = play_paired(pols, [1, 4], 700, 3, chunk=300, cluster=dask2)
+    assert got.equals(want)
+    a = simulate("cull-green", 2, 500, 4)
+    b = simulate("cull-green", 2, 500, 4, cluster=dask2.client, chunk=130)
+    assert a.equals(b)
+
+
+def test_cli_simulate_on_a_local_cluster_matches_in_process(tmp_path):
+    """The whole command: rows (every column) and summary mode, local:2 vs in process."""
+    env = dict(os.environ, FRIDAY_KEEP_NUMBA_CACHE="1")
+
+    def friday(*args):
+        out = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--quiet",
+                              "--policy", "cull-green", "--level", "1,3", "--games", "900",
+                              *args], capture_output=True, text=True, env=env, timeout=300)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+    import pandas as pd
+    friday("--out", str(tmp_path / "here.parquet"))
+    friday("--out", str(tmp_path / "dask.parquet"), "--cluster", "local:2", "--chunk", "250")
+    assert pd.read_parquet(tmp_path / "here.parquet").equals(
+        pd.read_parquet(tmp_path / "dask.parquet"))
+    table = lambda text: text.split("not counted)")[-1]           # noqa: E731
+    assert table(friday("--summary-only")) == table(
+        friday("--summary-only", "--cluster", "local:2", "--chunk", "200"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--cluster", "local:0"], "at least 1 worker"),
+    (["--cluster", "tcp//x:1"], "use local:N"),
+    (["--cluster", "local:2", "--chunk", "0"], "--chunk must be positive"),
+    (["--chunk", "100"], "use it with --cluster"),
+    (["--cluster", "local:2", "--engine", "reference"], "fast engine only"),
+])
+def test_bad_cluster_arguments(args, message):
+    from typer.testing import CliRunner
+    from sim.cli import app
+    result = CliRunner().invoke(app, ["simulate", "--games", "10", *args])
+    assert result.exit_code == 2 and message in result.output, result.output

@@ -91,12 +91,13 @@ ROW_KEYS = ("won", "cause", "score", "life", "turns", "destroyed", "fights_won_g
             "fights_lost_red")
 
 
-def compare_game(level, seed, game, policy, options=None, deal=None):
+def compare_game(level, seed, game, policy, options=None, deal=None, cards=None):
     """Trace, observations, legal lists and results of one game in both engines."""
     rec = Recorder(policy)
-    g = play_game(level, seed, game, rec, options, deal)
-    f = play_fast(level, seed, game, policy, options, deal, record=True)
-    where = f"level {level} seed {seed} game {game} policy {policy.name} options {options}"
+    g = play_game(level, seed, game, rec, options, deal, cards)
+    f = play_fast(level, seed, game, policy, options, deal, record=True, cards=cards)
+    where = (f"level {level} seed {seed} game {game} policy {policy.name} options {options}"
+             + (f" cards {cards.describe()}" if cards is not None else ""))
     if g.trace != f["trace"]:
         i = next((i for i, (a, b) in enumerate(zip(g.trace, f["trace"])) if a != b),
                  min(len(g.trace), len(f["trace"])))
@@ -115,15 +116,18 @@ def compare_game(level, seed, game, policy, options=None, deal=None):
     return g
 
 
-def compare_rows(level, seed, first, n, policy, options=None):
-    rows = run_batch(level, seed, first, n, policy, options)
+def compare_rows(level, seed, first, n, policy, options=None, cards=None):
+    rows = run_batch(level, seed, first, n, policy, options, cards=cards)
     for i in range(n):
-        g = compare_game(level, seed, first + i, policy, options)
+        g = compare_game(level, seed, first + i, policy, options, cards=cards)
         assert tuple(int(rows[k][i]) for k in ROW_KEYS) == result_of(g), (level, first + i)
         assert rows["pirate_1"][i] == g.pirates[0] and rows["pirate_2"][i] == g.pirates[1]
         assert rows["step"][i] == g.step
         assert rows["aging_taken"][i] == g.aging_in_game - len(g.aging_stack)
         assert rows["pirate_1_beaten"][i] == (g.pirates[0] in g.pirates_beaten)
+        assert rows["pirate_first"][i] == g.pirate_first
+        choices = [e["fight"] for e in g.trace if e["e"] == "pirate_choice"]
+        assert g.pirate_first == (choices[0] if choices else -1)
 
 
 # games per level for each policy (the reference engine is slow: ~16-220 ms a game)
@@ -231,3 +235,39 @@ def test_sort3_and_rare_abilities_coverage():
             compare_game(1, 31, game, PROBE)
             seen |= new
     assert {"sort3", "below_pile", "exchange2", "double", "destroy"} <= seen, seen
+
+
+# --- what-if card tables (sim.cardtable): both engines play the edited table identically ---
+EDITS = {
+    "pirates": ["63.pirate_hazard_value=25", "62.pirate_free_cards=12", "64.pirate_ability=none",
+                "68.pirate_ability=plus1_per_card", "68.pirate_free_cards=8",
+                "68.pirate_hazard_value=30", "67.pirate_free_cards=2"],
+    "hazards": ["57.hazard_red=9", "53.hazard_free_cards=6", "39.hazard_green=0",
+                "41.fight_value=5", "45.ability=draw_plus2", "29.ability=sort3"],
+    "robinson": ["16.fight_value=3", "5.ability=destroy", "13.destroy_cost=0",
+                 "21.fight_value=-1", "23.ability=aging_stop", "26.destroy_cost=3",
+                 "22.ability=none"],
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+@pytest.mark.parametrize("level", [1, 4])
+def test_edited_tables_match_reference(level, edit):
+    """Traces, observations (with the card-table block), legal lists and rows."""
+    from sim.cardtable import build
+    cards = build(sets=EDITS[edit])
+    for name in ("expert", "cull-green"):
+        compare_rows(level, 5, 0, 4, load_policy(name), cards=cards)
+    compare_rows(level, 5, 0, 12, PROBE, cards=cards)
+
+
+def test_observation_carries_the_games_card_table():
+    """Both engines fill obs[CT:] with the table the game is played with (R1.4)."""
+    from sim.cardtable import build
+    cards = build(sets=["63.pirate_hazard_value=33", "57.fight_value=6"])
+    f = play_fast(1, 2, 0, load_policy("expert"), record=True, cards=cards)
+    assert (f["observations"][:, O.CT:] == cards.obs_block()).all()
+    assert f["observations"][0, O.CT_PIRATE_VALUE + 63] == 33
+    assert f["observations"][0, O.CT_VALUE + 57] == 6
+    printed = play_fast(1, 2, 0, load_policy("expert"), record=True)
+    assert printed["observations"][0, O.CT_PIRATE_VALUE + 63] == 40

@@ -36,6 +36,7 @@ def obs_with(phase, step=0, life=10, opponent=EXPLORING_WEAPON, fight=(), double
     for c in down:
         obs[O.FLAGS + c] |= O.F_FACE_DOWN
     O.fill_derived(obs, C.FIGHT_VALUE)
+    obs[O.CT:] = O.card_block(C)          # the printed table, as the engines fill it
     return obs
 
 

@@ -10,6 +10,9 @@ the loop "observe, ask the policy, step", the policy called as a first-class fun
 * ``run_batch(level, seed, first_game, n_games, policy, options=None, threads=None)`` -> columns
 * ``iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=..., first_game=0)``
 * ``run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=..., first_game=0)``
+
+Each also takes ``cards=`` (a sim.cardtable.CardTable or a cards.csv path; default the printed
+table): the card table is an array argument, so a what-if table needs no recompilation.
 """
 from .api import (COLUMNS, iter_batches, play_fast, policy_function, run_batch, run_summary,
                   warm_up)

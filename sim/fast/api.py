@@ -22,6 +22,15 @@ from . import runner
 from .game import alloc_state, reset
 
 _T = card_table()
+
+
+def _table(cards) -> np.ndarray:
+    """``T`` of the game's card table: None is the printed one; else a sim.cardtable.CardTable
+    or a cards.csv path.  Only data: an edited table needs no recompilation."""
+    if cards is None:
+        return _T
+    from sim.cardtable import as_table
+    return as_table(cards).fast_array()
 _compiled: dict = {}
 
 
@@ -118,10 +127,10 @@ def _error_message(policy_name, action, phase, game, level, seed, legal=None):
             f"(game {game}, level {level}, seed {seed}): not a legal action{listed}")
 
 
-def _raise_game_error(level, seed, game, policy, options):
+def _raise_game_error(level, seed, game, policy, options, cards=None):
     """Replay a batch game that failed, recording its decisions: raises the error of
     ``play_fast``, whose illegal-action message lists the legal actions."""
-    play_fast(level, seed, game, policy, options, record=True)
+    play_fast(level, seed, game, policy, options, record=True, cards=cards)
     raise RuntimeError(f"fast engine: game {game} failed in a batch but not when replayed")
 
 
@@ -135,7 +144,7 @@ def _scripted_decide(obs, legal, n_legal, params, rng):
 
 
 def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
-              record=False) -> dict:
+              record=False, cards=None) -> dict:
     """One game with the fast engine: trace (as the reference's Game.trace), won, cause,
     score, life, turn, stats.  ``actions``: a list of action ids (or names) played instead of
     the policy.  ``record``: also return the observation and legal actions of every decision."""
@@ -165,7 +174,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
         DOBS = np.zeros((1, 1), np.int64)
         DLEG = np.zeros((1, 1), np.int64)
     D = _deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
-    runner.entry("single")(fn, S, P, obs, L, E, SCR, _T, R, PR, prm, DOBS, DLEG, D)
+    runner.entry("single")(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
     err = int(S[S_ERR])
     if err == ERR_ILLEGAL:
         if actions is not None and int(S[S_ERR_ACTION]) == -1:
@@ -200,14 +209,15 @@ def _n_blocks(n_games: int) -> int:
     return max(1, min(n_games, threads * 16, max(1, n_games // 64)))
 
 
-def run_batch(level, seed, first_game, n_games, policy, options=None, threads=None) -> dict:
+def run_batch(level, seed, first_game, n_games, policy, options=None, threads=None,
+              cards=None) -> dict:
     """Games first_game .. first_game+n_games-1 in parallel: one row of results per game."""
     level = check_level(level)
     _set_threads(threads)
     out = np.zeros((int(n_games), N_ROW), np.int64)
     if n_games > 0:
         aggs = np.zeros((_n_blocks(int(n_games)), runner.AGG_SIZE), np.int64)
-        runner.entry("batch")(policy_function(policy), _T,
+        runner.entry("batch")(policy_function(policy), _table(cards),
                               np.ascontiguousarray(policy.params, dtype=np.float64), level,
                               int(seed), int(first_game), int(n_games), _opts(options), out,
                               aggs)
@@ -215,48 +225,50 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     if len(bad):
         r = out[bad[0]]
         if r[K_ERR] == ERR_ILLEGAL:
-            _raise_game_error(level, seed, int(r[K_GAME]), policy, options)
+            _raise_game_error(level, seed, int(r[K_GAME]), policy, options, cards)
         raise RuntimeError(f"fast engine error {int(r[K_ERR])} in game {int(r[K_GAME])}")
     return {name: out[:, k].copy() for k, name in enumerate(COLUMNS)}
 
 
 def iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=100_000,
-                 first_game=0):
+                 first_game=0, cards=None):
     """run_batch chunk by chunk (progress, clean stop); same rows whatever the chunk size."""
     done = 0
     while done < n_games:
         k = min(int(chunk), n_games - done)
-        yield run_batch(level, seed, first_game + done, k, policy, options, threads)
+        yield run_batch(level, seed, first_game + done, k, policy, options, threads, cards)
         done += k
 
 
-def summary_chunk(level, seed, first_game, n_games, policy, options=None, threads=None):
+def summary_chunk(level, seed, first_game, n_games, policy, options=None, threads=None,
+                  cards=None):
     """The summed aggregate vector (runner.AGG_SIZE) of games first_game ..
     first_game+n_games-1; vectors of disjoint chunks add up (``summary_from``)."""
     level = check_level(level)
     _set_threads(threads)
     R = runner
     aggs = np.zeros((_n_blocks(int(n_games)), R.AGG_SIZE), np.int64)
-    R.entry("batch")(policy_function(policy), _T,
+    R.entry("batch")(policy_function(policy), _table(cards),
                      np.ascontiguousarray(policy.params, dtype=np.float64), level, int(seed),
                      int(first_game), int(n_games), _opts(options), np.zeros((1, 1), np.int64),
                      aggs)
     fe = aggs[:, R.G_FIRST_ERROR]
     if (fe >= 0).any():
-        _raise_game_error(level, seed, int(fe[fe >= 0].min()), policy, options)
+        _raise_game_error(level, seed, int(fe[fe >= 0].min()), policy, options, cards)
     total = aggs.sum(axis=0)
     total[R.G_FIRST_ERROR] = -1
     return total
 
 
 def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
-                first_game=0, progress=None) -> dict:
+                first_game=0, progress=None, cards=None) -> dict:
     """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
     total = np.zeros(runner.AGG_SIZE, np.int64)
     done = 0
     while done < n_games:
         k = min(int(chunk), n_games - done)
-        total += summary_chunk(level, seed, first_game + done, k, policy, options, threads)
+        total += summary_chunk(level, seed, first_game + done, k, policy, options, threads,
+                               cards)
         done += k
         if progress is not None:
             progress(done, n_games)

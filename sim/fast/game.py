@@ -9,10 +9,11 @@ from sim import observation as O
 from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
 from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
+from .cardblock import fill_card_block
 from .core import deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice, wait_for
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
-                     S_PIRATE_NEXT, S_RESUME, field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
+                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
                      P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
                      S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
@@ -20,7 +21,7 @@ from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED,
                      S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP,
                      EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
                      K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
-                     K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
+                     K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_PFIRST, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
 
 _ZONE = O.ZONE
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -54,6 +55,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     S[S_OPP] = -1
     S[S_PEND_CARD] = -1
     S[S_PEND_AB] = -1
+    S[S_PIRATE_FIRST] = -1
     obs[O.O_LEVEL] = level
     obs[O.O_OPT_OLD_AGE_CONTINUE] = opts[0]
     obs[O.O_OPT_STEP_MINUS1_STACKS] = opts[1]
@@ -128,6 +130,7 @@ def set_up(gp, D):
         deck_in(obs, T, P[P_RSTACK, i], True)
     obs[O.O_PIRATE_1] = P[P_PIRATES, 0]
     obs[O.O_PIRATE_2] = P[P_PIRATES, 1]
+    fill_card_block(obs, T)
     if ev_room(S, E, 100):
         p = S[S_EPOS]
         E[p] = EV_SETUP
@@ -260,6 +263,7 @@ def pirate_act(gp, a):
     P = field(gp, G_P)
     p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
     first = a - A_PIRATE
+    field(gp, G_S)[S_PIRATE_FIRST] = first
     return pirate_fight(gp, first, p2 if first == p1 else p1)
 
 
@@ -348,6 +352,7 @@ def write_row(S, P, row, game):
         row[K_FWG + k] = S[S_FW + k]
         row[K_FLG + k] = S[S_FL + k]
     row[K_TURNS] = S[S_TURN]
+    row[K_PFIRST] = S[S_PIRATE_FIRST]
     row[K_ERR] = S[S_ERR]
     row[K_ERR_ACTION] = S[S_ERR_ACTION]
     row[K_ERR_PHASE] = S[S_ERR_PHASE]

@@ -33,13 +33,15 @@ from sim import cards as C
 N_T = 12
 
 
-def card_table() -> np.ndarray:
+def card_table(cards=None) -> np.ndarray:
+    """``T`` of a card table (sim.cardtable.CardTable; default the printed one, sim.cards)."""
+    c = cards if cards is not None else C
     t = np.zeros((N_T, C.N_CARDS), dtype=np.int64)
-    t[T_KIND], t[T_VALUE], t[T_ABILITY], t[T_DCOST] = C.KIND, C.FIGHT_VALUE, C.ABILITY, C.DESTROY_COST
-    t[T_HFREE] = C.HAZARD_FREE
-    t[T_HV0], t[T_HV1], t[T_HV2] = C.HAZARD_VALUE[:, 0], C.HAZARD_VALUE[:, 1], C.HAZARD_VALUE[:, 2]
-    t[T_PFREE], t[T_PVALUE], t[T_PABILITY] = C.PIRATE_FREE, C.PIRATE_VALUE, C.PIRATE_ABILITY
-    t[T_AGING] = C.IS_AGING
+    t[T_KIND], t[T_VALUE], t[T_ABILITY], t[T_DCOST] = c.KIND, c.FIGHT_VALUE, c.ABILITY, c.DESTROY_COST
+    t[T_HFREE] = c.HAZARD_FREE
+    t[T_HV0], t[T_HV1], t[T_HV2] = c.HAZARD_VALUE[:, 0], c.HAZARD_VALUE[:, 1], c.HAZARD_VALUE[:, 2]
+    t[T_PFREE], t[T_PVALUE], t[T_PABILITY] = c.PIRATE_FREE, c.PIRATE_VALUE, c.PIRATE_ABILITY
+    t[T_AGING] = c.IS_AGING
     return t
 
 
@@ -59,6 +61,7 @@ PILE_W = 72
  # the state machine (sim.fast.machine): where the game waits and what it must remember there
  S_RESUME, S_NLEGAL, S_ENDED, S_KB, S_AB_SOURCE, S_AB_VIA, S_AB_K, S_SORT_N, S_ORD0, S_ORD1,
  S_ORD2, S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_PIRATE_NEXT) = range(65)
+S_PIRATE_FIRST = 65     # the pirate fought first (R9.1), -1 before the choice
 CNT = 66
 N_S = CNT + N_PILES
 
@@ -89,10 +92,10 @@ MAX_DEBUG_DECISIONS = 4096
 COLUMNS = ("level", "game", "won", "cause", "step", "pirate_1", "pirate_2", "pirate_1_beaten",
            "pirate_2_beaten", "life", "score", "aging_taken", "destroyed", "fights_won_green",
            "fights_won_yellow", "fights_won_red", "fights_lost_green", "fights_lost_yellow",
-           "fights_lost_red", "turns")
+           "fights_lost_red", "turns", "pirate_first")
 N_COLS = len(COLUMNS)
 (K_LEVEL, K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE, K_AGING,
- K_DESTROYED, K_FWG, K_FWY, K_FWR, K_FLG, K_FLY, K_FLR, K_TURNS) = range(N_COLS)
+ K_DESTROYED, K_FWG, K_FWY, K_FWR, K_FLG, K_FLY, K_FLR, K_TURNS, K_PFIRST) = range(N_COLS)
 K_ERR, K_ERR_ACTION, K_ERR_PHASE = N_COLS, N_COLS + 1, N_COLS + 2
 N_ROW = N_COLS + 3
 

@@ -100,13 +100,22 @@ class Cluster:
         if self._local is not None:
             self._local.close()
 
-    def warm_up(self, wire: dict, level: int = 1):
+    def warm_up(self, wire: dict, level: int = 1, cards=None):
         """Every worker compiles (or loads from its cache) the engine and the policy now, so
         that the first chunks' timings hold games only."""
-        self.client.run(play_chunk, Chunk(level, 0, 0, 4, wire, {}, True))
+        self.client.run(play_chunk, Chunk(level, 0, 0, 4, wire, {}, True, cards))
 
     def n_threads(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
+
+
+def connected(cluster):
+    """A context manager giving a connected Cluster for an address (``"local:2"``,
+    ``"tcp://host:8786"``), a ``distributed.Client`` or a Cluster; None gives None (no Dask)."""
+    import contextlib
+    if cluster is None or isinstance(cluster, Cluster):
+        return contextlib.nullcontext(cluster)
+    return Cluster(cluster)
 
 
 # --- policies as data --------------------------------------------------------------------
@@ -158,6 +167,7 @@ class Chunk:
     policy: dict
     options: dict = field(default_factory=dict)
     summary: bool = False
+    cards: object = None              # a sim.cardtable.CardTable (data), None: the printed one
 
 
 _POLICIES: dict = {}
@@ -175,9 +185,9 @@ def play_chunk(chunk: Chunk):
     threads = _worker_threads()
     if chunk.summary:
         return fast.api.summary_chunk(chunk.level, chunk.seed, chunk.first_game, chunk.count,
-                                      policy, options, threads)
+                                      policy, options, threads, chunk.cards)
     return fast.run_batch(chunk.level, chunk.seed, chunk.first_game, chunk.count, policy,
-                          options, threads)
+                          options, threads, chunk.cards)
 
 
 def _worker_threads():
@@ -188,12 +198,13 @@ def _worker_threads():
         return None
 
 
-def split(level, seed, games, policy_wire_, options, chunk_size, summary, first_game=0):
+def split(level, seed, games, policy_wire_, options, chunk_size, summary, first_game=0,
+          cards=None):
     """The chunks of a run, in game order."""
     out = []
     for start in range(0, games, chunk_size):
         out.append(Chunk(level, seed, first_game + start, min(chunk_size, games - start),
-                         policy_wire_, options.as_dict() if options else {}, summary))
+                         policy_wire_, options.as_dict() if options else {}, summary, cards))
     return out
 
 

@@ -16,6 +16,7 @@ import pandas as pd
 from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError
 from . import stats
 from . import simulate as _simulate
+from .cluster import connected
 from .simulate import as_levels, as_options, check_games, check_seed
 
 CHUNK = _simulate.CHUNK       # games per policy and batch (a Ctrl-C keeps whole chunks)
@@ -45,12 +46,14 @@ def labels_for(policies) -> list[str]:
 
 def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
                 threads=None, chunk: int | None = None, keep_on_interrupt: bool = False,
-                progress=None) -> pd.DataFrame:
+                progress=None, cluster=None) -> pd.DataFrame:
     """Every policy plays the very same games: one row per level and game, the outcomes of
     every policy side by side (columns ``"<policy>:won"``, ``"<policy>:score"``, ...).
 
     ``keep_on_interrupt``: a Ctrl-C keeps the chunks every policy finished (``df.attrs
-    ["interrupted"]``) instead of raising.  ``progress(done, total)`` is called per chunk."""
+    ["interrupted"]``) instead of raising.  ``progress(done, total)`` is called per chunk.
+    ``cluster``: play the chunks on Dask (an address such as ``"local:2"``, a
+    ``distributed.Client`` or a connected ``sim.lab.cluster.Cluster``): identical results."""
     from policies import load_policy
     from sim.fast import run_batch
     pols = [load_policy(p) for p in policies]
@@ -61,24 +64,36 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     labels = labels_for(pols)
     chunk = int(chunk or CHUNK)
     parts, done, total, interrupted = [], 0, games * len(levels), False
-    try:
-        for lv in levels:
+
+    def chunk_runs(lv):
+        """(games, [rows of each policy]) chunk by chunk, in game order."""
+        if cluster is None:
             for first in range(0, games, chunk):
                 k = min(chunk, games - first)
-                runs = [run_batch(lv, seed, first, k, p, opts, threads) for p in pols]
-                part = {"level": np.full(k, lv, np.int8), "game": runs[0]["game"]}
-                for col in DEAL:
-                    if any(not np.array_equal(r[col], runs[0][col]) for r in runs):
-                        raise RuntimeError("policies were dealt different games: "
-                                           "common random numbers broken")
-                    part[col] = runs[0][col].astype(np.int8)
-                for label, r in zip(labels, runs):
-                    for col, dtype in OUTCOMES.items():
-                        part[f"{label}:{col}"] = r[col].astype(dtype)
-                parts.append(part)
-                done += k
-                if progress is not None:
-                    progress(done, total)
+                yield k, [run_batch(lv, seed, first, k, p, opts, threads) for p in pols]
+            return
+        from . import cluster as K
+        streams = [K.run_chunks(dask, K.split(lv, seed, games, K.policy_wire(p), opts, chunk,
+                                              summary=False)) for p in pols]
+        for pieces in zip(*streams):
+            yield pieces[0][0].count, [rows for _, rows in pieces]
+    try:
+        with connected(cluster) as dask:
+            for lv in levels:
+                for k, runs in chunk_runs(lv):
+                    part = {"level": np.full(k, lv, np.int8), "game": runs[0]["game"]}
+                    for col in DEAL:
+                        if any(not np.array_equal(r[col], runs[0][col]) for r in runs):
+                            raise RuntimeError("policies were dealt different games: "
+                                               "common random numbers broken")
+                        part[col] = runs[0][col].astype(np.int8)
+                    for label, r in zip(labels, runs):
+                        for col, dtype in OUTCOMES.items():
+                            part[f"{label}:{col}"] = r[col].astype(dtype)
+                    parts.append(part)
+                    done += k
+                    if progress is not None:
+                        progress(done, total)
     except KeyboardInterrupt:
         if not keep_on_interrupt:
             raise

@@ -72,7 +72,7 @@ def batches(level, seed, games, policy, options, engine="fast", threads=None, fi
 
 def simulate(policy="expert", level="all", games: int = 100_000, seed: int = 1, options=None,
              *, params: dict | None = None, engine: str = "fast", threads: int | None = None,
-             first_game: int = 0) -> pd.DataFrame:
+             first_game: int = 0, cluster=None, chunk: int | None = None) -> pd.DataFrame:
     """Play ``games`` games per level with one policy: one row per game.
 
     ``policy``: a spec (``"expert"``, ``"expert[cull_max_missing=0]"``,
@@ -81,13 +81,24 @@ def simulate(policy="expert", level="all", games: int = 100_000, seed: int = 1, 
     ``Options``, a dict or ``["old_age=continue"]``.  Columns are those of the Parquet file of
     ``friday simulate --out`` (``sim.results.COLUMNS``); ``df.attrs`` records the policy (its
     exact spec, file hash and parameters), seed, options and engine.  Game g of seed s is dealt
-    the same way for every policy (common random numbers)."""
+    the same way for every policy (common random numbers).  ``cluster``: play chunks of
+    ``chunk`` games on Dask (``"local:2"``, ``"tcp://host:8786"``, a ``distributed.Client``):
+    the very same rows (sim.lab.cluster)."""
     from policies import load_policy
     pol = load_policy(policy, params)
     levels, games, seed = as_levels(level), check_games(games), check_seed(seed)
     opts = as_options(options)
-    parts = [chunk for lv in levels
-             for chunk in batches(lv, seed, games, pol, opts, engine, threads, first_game)]
+    if cluster is not None:
+        from . import cluster as K
+        if engine != "fast":
+            raise RuleError("cluster= runs the fast engine only")
+        with K.connected(cluster) as dask:
+            wire = K.policy_wire(pol)
+            parts = [rows for lv in levels for _, rows in K.run_chunks(dask, K.split(
+                lv, seed, games, wire, opts, chunk or K.DEFAULT_CHUNK, False, first_game))]
+    else:
+        parts = [chunk for lv in levels
+                 for chunk in batches(lv, seed, games, pol, opts, engine, threads, first_game)]
     df = to_frame({c: np.concatenate([p[c] for p in parts]) for c in COLUMNS})
     df.attrs.update(run_record(pol, seed, opts, engine))
     return df

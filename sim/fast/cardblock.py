@@ -1,0 +1,17 @@
+"""The observation's card-table block (sim.observation.CT), filled from ``T`` at set-up."""
+from __future__ import annotations
+
+from numba import njit
+
+from sim import observation as O
+from sim.cards import N_CARDS
+from .layout import N_T, T_VALUE
+
+
+@njit(cache=True, _nrt=False)
+def fill_card_block(obs, T):
+    """obs[CT + k * N_CARDS + card] = T[T_VALUE + k, card]: the game's table, as the player
+    reads it (R1.4); the policies take card data from here (sim.observation CT_*)."""
+    for k in range(N_T - T_VALUE):
+        for c in range(N_CARDS):
+            obs[O.CT + k * N_CARDS + c] = T[T_VALUE + k, c]

@@ -1,0 +1,187 @@
+"""Pirate balance and sweeps (sim.lab.balance): counts against the traces, statistics against
+scipy, common random numbers, the CLI's files and errors."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+from typer.testing import CliRunner
+
+from policies import load_policy
+from sim import cards as C
+from sim.cardtable import build
+from sim.cli import app
+from sim.fast import run_batch
+from sim.lab import balance as B
+from sim.reference import play_game
+from sim.results import reference_batch
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_counts_match_the_traces():
+    """Faced first / second and beaten, counted from rows, equal what the traces show (R9.1)."""
+    pol = load_policy("expert")
+    n = 60
+    rows = reference_batch(1, 21, 0, n, pol)
+    fast = run_batch(1, 21, 0, n, pol)
+    assert all(np.array_equal(rows[k], fast[k]) for k in rows)
+    c = B.Games(rows).counts()
+    expect = {k: np.zeros(10) for k in ("faced_first", "beaten_first", "faced_second",
+                                        "beaten_second")}
+    for g in range(n):
+        game = play_game(1, 21, g, pol)
+        fights = []                       # [pirate, won]; a lost game may end mid-fight
+        for e in game.trace:
+            if e["e"] == "fight_start":
+                pirate = e["kind"] == "pirate"
+                if pirate:
+                    fights.append([e["opponent"], False])
+            elif e["e"] == "fight_end" and pirate:
+                fights[-1][1] = bool(e["won"])
+        for k, (pirate, won) in enumerate(fights):
+            which = "first" if k == 0 else "second"
+            expect[f"faced_{which}"][pirate - 59] += 1
+            expect[f"beaten_{which}"][pirate - 59] += won
+    assert sum(expect["faced_first"]) > 10          # the sample reaches the pirates
+    for k, v in expect.items():
+        assert np.array_equal(c[k], v), k
+
+
+def test_statistics_against_scipy():
+    table = np.array([[130, 870], [170, 830]])
+    chi2, p, _, _ = stats.chi2_contingency(table, correction=False)
+    assert B.two_proportion_p(130, 1000, 170, 1000) == pytest.approx(p, rel=1e-9)
+    assert np.allclose(B.holm([0.01, 0.04, 0.03, 0.5]), [0.04, 0.09, 0.09, 0.5])
+    assert B.mcnemar_exact(10, 20) == pytest.approx(stats.binomtest(20, 30).pvalue)
+    assert B.mcnemar_exact(0, 0) == 1.0
+    r, lo, hi = B.rate_ci(30, 100)
+    ci = stats.binomtest(30, 100).proportion_ci(method="wilson")
+    assert (r, lo, hi) == pytest.approx((0.3, ci.low, ci.high), abs=1e-9)
+
+
+def test_interpolation():
+    assert B._interpolate([10, 20, 30], np.array([0.2, 0.1, -0.1])) == pytest.approx(25.0)
+    assert np.isnan(B._interpolate([10, 20], np.array([0.2, 0.1])))
+    assert B._interpolate([40, 30, 20], np.array([-0.2, 0.0, 0.1])) == pytest.approx(30.0)
+
+
+@pytest.mark.parametrize("text, values", [("20:40:5", [20, 25, 30, 35, 40]), ("3:1", [3, 2, 1]),
+                                          ("5,7,9", [5, 7, 9]), ("0:9:4", [0, 4, 8])])
+def test_parse_values(text, values):
+    assert B.parse_values(text) == values
+
+
+def test_labels_name_the_special_pirates_by_ability():
+    labels = [B.pirate_label(p) for p in C.PIRATE_IDS]
+    assert len(set(labels)) == 10 and not any("*" in s for s in labels)
+    assert B.pirate_label(63) == "10/40" and "+2/aging" in B.pirate_label(67)
+    assert B.pirate_label(63, build(sets=["63.pirate_hazard_value=35"])) == "10/35"
+
+
+def test_sweep_uses_the_same_deals():
+    """Common random numbers: the sweep's printed value is the plain run, game for game; the
+    pirate's beaten rate falls as its value rises, and the crossing lies in the range."""
+    pol = load_policy("expert")
+    res = B.sweep("63.pirate_hazard_value", [10, 40, 80], 1, 1500, 3, pol, bootstrap=20)
+    tab = res["table"].set_index("value")
+    plain = run_batch(1, 3, 0, 1500, pol)
+    assert tab.loc[40, "win_rate"] == plain["won"].mean()
+    assert tab.loc[10, "beaten_rate"] > tab.loc[40, "beaten_rate"] > tab.loc[80, "beaten_rate"]
+    assert tab.loc[80, "beaten_rate"] == 0.0
+    c = res["crossing"]
+    assert 10 < c["value"] < 80 and c["lo"] <= c["value"] <= c["hi"]
+    target = B.sweep("16.fight_value", [0, 2, 4], 1, 500, 3, pol, target_rate=0.99, bootstrap=5)
+    assert target["crossing"]["what"].startswith("win rate")
+
+
+def test_balance_commands(tmp_path):
+    out = tmp_path / "study"
+    args = ["balance", "pirates", "--level", "1,4", "--games", "600", "--seed", "2", "--out", out,
+            "--what-if-games", "300", "--what-if-values", "20:40:10"]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    for name in ("pirates.md", "pirates.csv", "pirate_pairs.csv", "pirate_ranking.png",
+                 "pirate_pairs_level1.png", "pirate_pairs_level4.png", "pirate_what_if.png"):
+        assert (out / name).stat().st_size > 0, name
+    md = (out / "pirates.md").read_text()
+    assert "## Level 4" in md and "What-if" in md and "5/*" not in md
+    again = run(*args)                                        # files exist: refused, one line
+    assert again.exit_code == 2 and again.output.count("error:") == 1
+    assert "--force" in again.output
+    png = tmp_path / "sweep.png"
+    result = run("balance", "sweep", "--set", "63.pirate_hazard_value", "--values", "20:40:10",
+                 "--level", "4", "--games", "400", "--bootstrap", "10", "--out", png,
+                 "--csv", tmp_path / "sweep.csv")
+    assert result.exit_code == 0, result.output
+    assert png.stat().st_size > 0 and "beaten when faced" in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sweep", "--set", "63.pirate_hazard_value", "--values", "40"], "at least two values"),
+    (["sweep", "--set", "63.pirate_hazard_value", "--values", "a:b"], "must look like A:B"),
+    (["sweep", "--set", "63.pirate_hazard_value", "--values", "40:20:5"], "never goes"),
+    (["sweep", "--set", "63.pirate_hazard_value=3", "--values", "1:3"], "exactly one --set"),
+    (["sweep", "--set", "63.nofield", "--values", "1:3"], "unknown field 'nofield'"),
+    (["sweep", "--set", "63.pirate_hazard_value", "--values", "-5:5"], "is impossible"),
+    (["sweep", "--set", "63.pirate_hazard_value", "--values", "1:3", "--target", "2"],
+     "strictly between 0 and 1"),
+    (["sweep", "--set", "63.pirate_hazard_value", "--values", "1:3", "--level", "9"],
+     "unknown level"),
+    (["sweep", "--set", "63.pirate_hazard_value", "--values", "1:3", "--out", "x.jpg"],
+     "must end in .png"),
+    (["pirates", "--games", "0"], "--games must be positive"),
+    (["pirates", "--level", "5"], "unknown level"),
+    (["pirates", "--policy", "nope", "--games", "1"], "unknown policy"),
+    (["pirates", "--set", "63.fight_value=1", "--games", "1"], "has no field 'fight_value'"),
+    (["pirates", "--what-if-values", "1", "--games", "1"], "at least two values"),
+])
+def test_balance_bad_input(args, message):
+    result = run("balance", *args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
+def test_readme_sweep_table_is_the_results_csv():
+    """The README's sweep table quotes results/sweep_9_35_level4.csv (made by the command
+    named next to it)."""
+    import re
+    from pathlib import Path
+    import pandas as pd
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text()
+    assert "friday balance sweep --set 9/35.pirate_hazard_value --values 25:41:2" in readme
+    csv = pd.read_csv(root / "results" / "sweep_9_35_level4.csv")
+    assert len(csv) >= 8
+    for r in csv.itertuples():
+        row = re.search(rf"^\| {r.value} \| {r.games:,} \| (\S+)% .*\| {r.faced:,} \| (\S+)% ",
+                        readme, re.M)
+        assert row, r.value
+        assert float(row.group(1)) == pytest.approx(100 * r.win_rate, abs=0.006)
+        assert float(row.group(2)) == pytest.approx(100 * r.beaten_rate, abs=0.006)
+
+
+def test_readme_study_headline_is_results_pirates_csv():
+    """The README's study table quotes results/pirates.csv (friday balance pirates ...)."""
+    import re
+    from pathlib import Path
+    import pandas as pd
+    root = Path(__file__).parent.parent
+    readme = (root / "README.md").read_text()
+    assert "friday balance pirates --level all --games 1000000 --seed 1" in readme
+    table = pd.read_csv(root / "results" / "pirates.csv")
+    assert sorted(table["level"].unique()) == [1, 2, 3, 4]
+    assert (table.groupby("level")["drawn"].sum() == 2_000_000).all()   # two pirates a game
+    for level, d in table.groupby("level"):
+        d = d.sort_values("rank")
+        row = re.search(rf"^\| {level} \| (.+?) (\S+)% \[.*?\| (.+?) (\S+)% \[", readme, re.M)
+        assert row, level
+        hard, easy = d.iloc[0], d.iloc[-1]
+        assert row.group(1) == hard["label"] and row.group(3) == easy["label"]
+        assert float(row.group(2)) == pytest.approx(100 * hard["beaten_rate"], abs=0.006)
+        assert float(row.group(4)) == pytest.approx(100 * easy["beaten_rate"], abs=0.006)
