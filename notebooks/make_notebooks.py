@@ -146,9 +146,9 @@ from sim.fast import run_batch
 from sim.lab import balance as B
 from sim.lab.balance_report import pair_heatmap, ranking_figure, sweep_figure
 
+expert = load_policy("expert")
 GAMES = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 20_000))
-SEED = 1
-expert = load_policy("expert")"""),
+SEED = 1"""),
     ("code", """study = B.pirate_study([1, 4], GAMES, SEED, expert)
 cols = ["level", "rank", "label", "beaten_n", "beaten_first_rate", "beaten_second_rate", "beaten_rate", "beaten_lo", "beaten_hi",
         "win_when_drawn_rate"]

@@ -286,6 +286,8 @@ def compare(
                                                    "side, one row per level and game (.parquet)"),
     figure: Optional[Path] = typer.Option(None, help="figure of the paired differences (.png)"),
     force: bool = typer.Option(False, help="overwrite --out / --figure if they exist"),
+    cards: Optional[Path] = typer.Option(None, "--cards", help=CARDS_HELP),
+    set_: List[str] = typer.Option([], "--set", help=SET_HELP),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     chunk: Optional[int] = typer.Option(None, help="games per cluster chunk (with --cluster)"),
 ):
@@ -312,9 +314,13 @@ def compare(
         options = parse_options(option)
         from policies import load_policy
         pols = [load_policy(p) for p in policies]
+        table = load_cards(cards, set_)
+        if not table.is_printed:
+            typer.echo(f"cards edited [{table.hash}]: {table.describe()}")
         with cluster_or_none(cluster, chunk) as dask:
             paired = play_paired(pols, levels, games, seed, options, threads, chunk=chunk,
-                                 keep_on_interrupt=True, progress=_progress, cluster=dask)
+                                 keep_on_interrupt=True, progress=_progress, cluster=dask,
+                                 cards=table)
         if len(paired) == 0:
             typer.echo("interrupted before any game finished: nothing to compare", err=True)
             raise typer.Exit(130)

@@ -1,4 +1,5 @@
 """friday compare and the sim.lab API: the same deals for every policy, paired statistics."""
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -156,3 +157,16 @@ def test_simulate_reference_engine_gives_the_same_rows():
     ref = simulate("random", level=2, games=30, seed=9, engine="reference")
     pd.testing.assert_frame_equal(fast, ref)
     assert ref.attrs["engine"] == "reference"
+
+
+def test_compare_with_an_edited_card_table():
+    """--set reaches every policy of a comparison (the same edited deals) and is recorded."""
+    from sim.cardtable import build
+    from sim.fast import run_batch
+    from sim.lab import play_paired
+    from policies import load_policy
+    table = build(sets=["63.pirate_hazard_value=0"])
+    paired = play_paired(["expert", "cull-green"], 4, 400, 2, cards=table)
+    want = run_batch(4, 2, 0, 400, load_policy("expert"), cards=table)
+    assert np.array_equal(paired["expert:won"].to_numpy(), want["won"].astype(bool))
+    assert paired.attrs["cards"]["table"] == "edited" and paired.attrs["cards"]["changes"]

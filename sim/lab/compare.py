@@ -16,6 +16,7 @@ import pandas as pd
 from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError
 from . import stats
 from . import simulate as _simulate
+from sim.cardtable import as_table
 from .cluster import connected
 from .simulate import as_levels, as_options, check_games, check_seed
 
@@ -46,14 +47,15 @@ def labels_for(policies) -> list[str]:
 
 def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
                 threads=None, chunk: int | None = None, keep_on_interrupt: bool = False,
-                progress=None, cluster=None) -> pd.DataFrame:
+                progress=None, cluster=None, cards=None) -> pd.DataFrame:
     """Every policy plays the very same games: one row per level and game, the outcomes of
     every policy side by side (columns ``"<policy>:won"``, ``"<policy>:score"``, ...).
 
     ``keep_on_interrupt``: a Ctrl-C keeps the chunks every policy finished (``df.attrs
     ["interrupted"]``) instead of raising.  ``progress(done, total)`` is called per chunk.
     ``cluster``: play the chunks on Dask (an address such as ``"local:2"``, a
-    ``distributed.Client`` or a connected ``sim.lab.cluster.Cluster``): identical results."""
+    ``distributed.Client`` or a connected ``sim.lab.cluster.Cluster``): identical results.
+    ``cards``: a what-if card table (sim.cardtable) every policy plays with."""
     from policies import load_policy
     from sim.fast import run_batch
     pols = [load_policy(p) for p in policies]
@@ -70,11 +72,11 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
         if cluster is None:
             for first in range(0, games, chunk):
                 k = min(chunk, games - first)
-                yield k, [run_batch(lv, seed, first, k, p, opts, threads) for p in pols]
+                yield k, [run_batch(lv, seed, first, k, p, opts, threads, cards) for p in pols]
             return
         from . import cluster as K
         streams = [K.run_chunks(dask, K.split(lv, seed, games, K.policy_wire(p), opts, chunk,
-                                              summary=False)) for p in pols]
+                                              summary=False, cards=cards)) for p in pols]
         for pieces in zip(*streams):
             yield pieces[0][0].count, [rows for _, rows in pieces]
     try:
@@ -111,7 +113,7 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     df.attrs.update({"labels": labels, "policies": [p.record() for p in pols],
                      "seed": seed, "options": opts.as_dict(), "engine": "fast",
                      "games_per_level": games, "levels": levels, "interrupted": interrupted,
-                     "methods": METHODS})
+                     "methods": METHODS, "cards": as_table(cards).meta()})
     return df
 
 
