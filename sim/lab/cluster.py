@@ -21,7 +21,6 @@ import hashlib
 import os
 import re
 import tempfile
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,25 +205,6 @@ def split(level, seed, games, policy_wire_, options, chunk_size, summary, first_
         out.append(Chunk(level, seed, first_game + start, min(chunk_size, games - start),
                          policy_wire_, options.as_dict() if options else {}, summary, cards))
     return out
-
-
-@dataclass
-class Progress:
-    """Chunks and games done, for a progress line: games/s and ETA from the futures."""
-    total_games: int
-    done_games: int = 0
-    done_chunks: int = 0
-    start: float = field(default_factory=time.perf_counter)
-
-    def add(self, games):
-        self.done_games += games
-        self.done_chunks += 1
-
-    def rate(self) -> float:
-        return self.done_games / max(time.perf_counter() - self.start, 1e-9)
-
-    def eta(self) -> float:
-        return (self.total_games - self.done_games) / max(self.rate(), 1e-9)
 
 
 def run_chunks(cluster: Cluster, chunks, on_progress=None, window=None, retries=2,
