@@ -81,9 +81,19 @@ class Cluster:
             return self
         kind, value = parse_address(self.address)
         if kind == "local":
-            self._local = distributed.LocalCluster(
-                n_workers=value, threads_per_worker=self.threads_per_worker, processes=True,
-                dashboard_address=None, silence_logs=50)
+            # the worker processes start with SIGINT ignored (inherited), so a Ctrl-C in the
+            # terminal reaches only this process, which cancels the chunks and reports
+            import signal
+            import threading
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                self._local = distributed.LocalCluster(
+                    n_workers=value, threads_per_worker=self.threads_per_worker,
+                    processes=True, dashboard_address=None, silence_logs=50)
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, previous)
             self.client = distributed.Client(self._local)
         else:
             try:
