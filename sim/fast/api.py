@@ -306,7 +306,8 @@ def engine_cached(policy) -> tuple[bool, bool]:
     an entry for the current sources.  ``sim.numba_cache`` has already deleted stale files."""
     from sim.numba_cache import has_cached_code
     decide = getattr(policy, "decide", policy)
-    return has_cached_code(runner._batch_py), has_cached_code(getattr(decide, "py_func", decide))
+    return (has_cached_code(runner._batch_py) and has_cached_code(runner._block_py),
+            has_cached_code(getattr(decide, "py_func", decide)))
 
 
 def prepare(policy, threads=None):
