@@ -338,7 +338,7 @@ def report(
     out: Path = typer.Option(Path("results"), help="folder for policies.md and figures"),
     threads: Optional[int] = typer.Option(None, help="worker threads"),
     force: bool = typer.Option(False, help="overwrite existing report files"),
-    quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
+    quiet: bool = typer.Option(False, "--quiet", help="no line per finished level"),
 ):
     """Compare policies on every level, on the same deals: policies.md and figures."""
     from .progress import SimulationInterrupted
@@ -355,7 +355,7 @@ def report(
         options = parse_options(option)
         from .report import policy_report
         policy_report(games, seed, out, threads, force, echo=typer.echo, policies=policies,
-                      levels=levels, options=options)
+                      levels=levels, options=options, quiet=quiet)
     except (SimulationInterrupted, KeyboardInterrupt):
         typer.echo("\ninterrupted: no report files written", err=True)
         raise typer.Exit(130)
