@@ -12,14 +12,17 @@ runner, compile excluded); and against ``expert`` on the very same games (its fi
 for the slow players): the paired win-rate difference with Newcombe's interval, McNemar's
 exact p (Holm-adjusted over the policies of the level) and the paired mean score difference.
 
-Each finished chunk is kept in ``--cache`` (keyed by policy spec and source, level, seed,
-games and the engine's sources), so an interrupted run (Ctrl-C) resumes where it stopped and
-a rerun with more policies plays only the new ones.
+Each finished chunk is kept in ``--cache`` (keyed by policy spec and source, level, seed and
+games), so an interrupted run (Ctrl-C) resumes where it stopped and a rerun with more
+policies plays only the new ones.  A kept chunk is used only after 1 game in 50 of it (its
+first ones), played again by the current engine, gave the same wins and scores.  Times per
+game are always measured anew (``--time-games``, ``--time-slow-games``).
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -36,62 +39,65 @@ from sim.lab.text import pvalue  # noqa: E402
 from sim.rules import RuleError, check_seed, parse_levels  # noqa: E402
 
 FAST = "random,always-fight,cull-green,expert"
+PROBE = 50            # one game in PROBE of a cached chunk is played again to check it
 REFERENCE = "expert"
 
 
-def engine_digest() -> str:
-    """A hash of the sources that decide a game's outcome (engine, rules, cards, policies)."""
-    h = hashlib.sha256()
-    for folder in ("sim", "sim/fast", "policies"):
-        for f in sorted((ROOT / folder).glob("*.py")):
-            h.update(f.name.encode())
-            h.update(f.read_bytes())
-    h.update((ROOT / "sim" / "data" / "cards.csv").read_bytes())
-    return h.hexdigest()[:16]
-
-
-def chunk_key(policy, level, seed, first, k, digest) -> str:
-    rec = repr((policy.name, policy.record(), level, seed, first, k, digest))
+def chunk_key(policy, level, seed, first, k) -> str:
+    rec = repr((policy.name, policy.record(), level, seed, first, k))
     return hashlib.sha256(rec.encode()).hexdigest()[:24]
 
 
-def play(policy, level, seed, games, chunk, threads, cache: Path, digest, log):
-    """(won, score, seconds of play) for games 0..games-1; chunks from the cache if there."""
-    import numba
+def play(policy, level, seed, games, chunk, threads, cache: Path, log):
+    """(won, score) of games 0..games-1, chunk by chunk.  A chunk kept in the cache is used
+    only if its first games (one in PROBE), played again now, give the same wins and scores (so a
+    rule or policy change can never be served stale results)."""
     from sim.fast import run_batch
-    won, score, seconds, warm = [], [], 0.0, False
+    won, score = [], []
     for first in range(0, games, chunk):
         k = min(chunk, games - first)
-        path = cache / f"{chunk_key(policy, level, seed, first, k, digest)}.npz"
-        if path.exists():
-            z = np.load(path)
-        else:
-            if not warm:                   # compile (or load) before the clock starts
-                run_batch(level, seed, 0, 1, policy, threads=threads)
-                warm = True
+        path = cache / f"{chunk_key(policy, level, seed, first, k)}.npz"
+        z = np.load(path) if path.exists() else None
+        if z is not None:
+            j = max(1, k // PROBE)
+            again = run_batch(level, seed, first, j, policy, threads=threads)
+            if not (np.array_equal(again["won"], z["won"][:j]) and
+                    np.array_equal(again["score"], z["score"][:j])):
+                log(f"  level {level} {policy.name}: cached games {first:,}.. differ from "
+                    "this engine's: played again")
+                z = None
+        if z is None:
             t0 = time.perf_counter()
             rows = run_batch(level, seed, first, k, policy, threads=threads)
             dt = time.perf_counter() - t0
             tmp = path.with_suffix(".partial.npz")
-            np.savez(tmp, won=rows["won"].astype(bool), score=rows["score"].astype(np.int32),
-                     seconds=dt, threads=numba.get_num_threads())
+            np.savez(tmp, won=rows["won"].astype(bool), score=rows["score"].astype(np.int32))
             tmp.replace(path)
             z = np.load(path)
             log(f"  level {level} {policy.name}: games {first:,}..{first + k - 1:,} in "
                 f"{dt:.1f} s")
         won.append(z["won"])
         score.append(z["score"])
-        seconds += float(z["seconds"]) * int(z["threads"])
-    return np.concatenate(won), np.concatenate(score), seconds
+    return np.concatenate(won), np.concatenate(score)
 
 
-def per_game(seconds_core: float, games: int) -> str:
-    t = seconds_core / games
+def time_per_game(policy, level, seed, games, threads) -> float:
+    """Core-seconds per game (wall time x threads / games) of games 0..games-1, played now
+    after a compile (or cache load) outside the clock."""
+    import numba
+    from sim.fast import run_batch
+    run_batch(level, seed, 0, 1, policy, threads=threads)
+    t0 = time.perf_counter()
+    run_batch(level, seed, 0, games, policy, threads=threads)
+    return (time.perf_counter() - t0) * numba.get_num_threads() / games
+
+
+def per_game(t: float) -> str:
     return f"{t * 1e6:,.0f} us" if t < 1e-3 else f"{t * 1e3:,.1f} ms" if t < 1 else f"{t:.2f} s"
 
 
 def level_table(level, results, reference) -> list[str]:
-    """Markdown rows for one level: results = {label: (won, score, core_seconds)}."""
+    """Markdown rows for one level: results = {label: (won, score, core seconds per game)}."""
     import pandas as pd
     rw, rs, _ = results[reference]
     pairs = {}
@@ -113,7 +119,7 @@ def level_table(level, results, reference) -> list[str]:
     for label, (w, s, secs) in results.items():
         lo, hi = stats.wilson_interval(int(w.sum()), len(w))
         row = (f"| {label} | {len(w):,} | {w.mean():.2%} | [{lo:.2%}, {hi:.2%}] | "
-               f"{s.mean():.1f} | {per_game(secs, len(w))} | ")
+               f"{s.mean():.1f} | {per_game(secs)} | ")
         if label == reference:
             row += "(reference) | | |"
         else:
@@ -123,6 +129,11 @@ def level_table(level, results, reference) -> list[str]:
                     f"{r.score_diff_high:+.1f}] |")
         lines.append(row)
     return lines + [""]
+
+
+def numba_threads(threads) -> int:
+    import numba
+    return int(threads) if threads is not None else numba.config.NUMBA_NUM_THREADS
 
 
 def main(argv=None) -> int:
@@ -136,13 +147,16 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--chunk", type=int, default=50_000)
     ap.add_argument("--slow-chunk", type=int, default=100)
+    ap.add_argument("--time-games", type=int, default=20_000)
+    ap.add_argument("--time-slow-games", type=int, default=50)
     ap.add_argument("--cache", type=Path, default=ROOT / ".strength_cache")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
     try:
         levels, seed = parse_levels(a.level), check_seed(a.seed)
         for name, v in (("--games", a.games), ("--slow-games", a.slow_games),
-                        ("--chunk", a.chunk), ("--slow-chunk", a.slow_chunk)):
+                        ("--chunk", a.chunk), ("--slow-chunk", a.slow_chunk),
+                        ("--time-games", a.time_games), ("--time-slow-games", a.time_slow_games)):
             if v <= 0:
                 raise RuleError(f"{name} must be positive, got {v}")
         if a.threads is not None and a.threads <= 0:
@@ -160,7 +174,6 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     a.cache.mkdir(parents=True, exist_ok=True)
-    digest = engine_digest()
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
@@ -169,14 +182,18 @@ def main(argv=None) -> int:
     out = ["# Playing strength", "",
            f"Made by `{command}` (master seed {seed}; every policy plays games 0..N-1 of each "
            "level, so each comparison with expert is paired on the same deals).", "",
-           "Time per game per core: the batch runner's wall time x threads / games "
-           "(compile excluded, chunks of the run summed; see the script's docstring).", ""]
+           f"Time per game per core: the batch runner's wall time x threads / games over "
+           f"games 0..{a.time_games - 1:,} ({a.time_slow_games:,} for "
+           f"{', '.join(p.name for p in slow) or 'the slow players'}), played in this run, "
+           f"compile excluded, {numba_threads(a.threads)} threads; load average at the start "
+           f"{os.getloadavg()[0]:.1f}.", ""]
     try:
         for lv in levels:
             results = {}
-            for p, n, chunk in [(p, a.games, a.chunk) for p in fast] + \
-                               [(p, a.slow_games, a.slow_chunk) for p in slow]:
-                results[p.name] = play(p, lv, seed, n, chunk, a.threads, a.cache, digest, log)
+            for p, n, chunk, nt in [(p, a.games, a.chunk, a.time_games) for p in fast] + \
+                    [(p, a.slow_games, a.slow_chunk, a.time_slow_games) for p in slow]:
+                won, score = play(p, lv, seed, n, chunk, a.threads, a.cache, log)
+                results[p.name] = won, score, time_per_game(p, lv, seed, min(nt, n), a.threads)
             out += level_table(lv, results, REFERENCE)
             log(f"level {lv} done")
     except KeyboardInterrupt:
