@@ -104,6 +104,8 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
         prepare_engine(policy, quiet, threads)  # StopFlag: Ctrl-C while compiling interrupts
     else:                                      # at once
         prepare_reference(policy, quiet)
+    if getattr(policy, "log", None):           # the warm-up game is not one of the run's
+        policy.log.clear()
     with StopFlag() as flag:
         echo(header(policy, engine, seed, options, summary_only, cards))
         with Bar(quiet) as bar:
