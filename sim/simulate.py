@@ -79,9 +79,10 @@ def level_summary(level, games, seed, policy, options, threads, bar, task, flag,
                             lambda: flag.stop)
         return summary_from(level, seed, 0, total)
     total = np.zeros(AGG_SIZE, np.int64)
+    first, smallest = first_chunk(policy, "fast")
     for _, agg in play_chunks(games, lambda first, k: summary_chunk(
-            level, seed, first, k, policy, options, threads, cards), *first_chunk(policy, "fast"),
-            bar, task, flag):
+            level, seed, first, k, policy, options, threads, cards), first, bar, task, flag,
+            smallest):
         total += agg
     return summary_from(level, seed, 0, total)
 

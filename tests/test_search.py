@@ -199,3 +199,16 @@ def test_search_wins_more_than_expert_on_the_same_deals():
     paired = play_paired(["expert", "search[rollouts=32,margin=3]"], 1, 100, seed=11)
     c = compare_paired(paired)
     assert (c["diff"] > 0.15).all()
+
+
+def test_summary_mode_and_compare_run_the_search():
+    r = runner.invoke(app, ["simulate", "--policy", "search[rollouts=4,margin=1]", "--level", "1",
+                            "--games", "4", "--summary-only", "--quiet", "--seed", "3"])
+    assert r.exit_code == 0, r.output
+    rows = run_batch(1, 3, 0, 4, load_policy("search[rollouts=4,margin=1]"))
+    line = [ln for ln in r.output.splitlines() if ln.strip().startswith("1 ")][0]
+    assert f"{rows['won'].mean():6.2%}".strip() in line
+    c = runner.invoke(app, ["compare", "expert", "search[rollouts=4,margin=1]", "--level", "1",
+                            "--games", "4", "--seed", "3"])
+    assert c.exit_code == 0, c.output
+    assert "search[rollouts=4,margin=1]" in c.output
