@@ -256,7 +256,9 @@ def play(
         check_game(game)
         options = parse_options(option)
         from policies import load_policy
-        load_policy(hint)                                   # a bad --hint fails before the game
+        if getattr(load_policy(hint), "kind", None) == "search":   # a bad --hint fails first
+            raise RuleError("--hint search needs the fast engine's state: choose another hint "
+                            "policy (play runs the reference engine)")
         code = play_in_terminal(level, seed, game, hint, options, ids)
     except RuleError as exc:
         fail(str(exc))

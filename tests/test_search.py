@@ -72,6 +72,7 @@ BAD = [
     (["replay", "--level", "1", "--seed", "1", "--policy", "search", "--engine", "reference"],
      "fast engine only"),
     (["compare", "expert", "search[kinds=fight+nope]", "--games", "2"], "unknown decision kind"),
+    (["play", "--level", "1", "--hint", "search"], "--hint search needs the fast engine"),
 ]
 
 
