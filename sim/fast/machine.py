@@ -79,7 +79,10 @@ def _start(gp, D):
 
 @njit(cache=True, _nrt=False)
 def start(gp, D):
-    """R2 on a reset state whose streams are set: set up and wait at the first decision."""
+    """R2 on a reset state whose streams are set: set up and wait at the first decision (the
+    observation's card-table block is filled here too; the batch runner, playing many games
+    on one state, fills it once and calls ``_start``)."""
+    fill_card_block(field(gp, G_OBS), field(gp, G_T))
     _start(gp, D)
 
 
