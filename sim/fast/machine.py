@@ -38,7 +38,7 @@ from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_
                      RP_MORE_DRAW2, RP_PIRATE, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
                      RP_TARGET, R_ABILITY, R_REPLACE, S_DECISIONS, S_ENDED, S_EPOS, S_ERR,
                      S_DEBUG, S_ERR_ACTION, S_ERR_PHASE, S_KB, S_KT, S_NDEC, S_NLEGAL, S_OVER, S_PEND_AB,
-                     S_PEND_CARD, S_RESUME, S_TRACE)
+                     S_PEND_CARD, S_RESUME, S_SORT_EV, S_TRACE)
 from .cardblock import fill_card_block
 from .core import phase_of, shuffle_slice, sync_obs
 
@@ -224,7 +224,8 @@ def clone_into(src, dst):
     E0, E1 = field(src, G_E), field(dst, G_E)
     if S0[S_TRACE] != 0:
         if E1.shape[0] < S0[S_EPOS] + 1:
-            S1[S_TRACE] = 0                         # no room: the copy does not trace
+            S1[S_TRACE] = 0                         # no room: the copy does not trace,
+            S1[S_SORT_EV] = -1                      # nor fills a pending sort3 event
         else:
             for i in range(S0[S_EPOS]):
                 E1[i] = E0[i]
