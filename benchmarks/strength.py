@@ -3,7 +3,7 @@
     python benchmarks/strength.py [--games 1000000] [--slow-games 2000]
         [--policies random,always-fight,cull-green,expert] [--slow search] [--level all]
         [--seed 1] [--threads N] [--chunk 50000] [--cache .strength_cache] [--out FILE]
-        [--paired FILE.parquet ...]
+        [--paired FILE.parquet ...] [--slow-level 1,4]
 
 Per level, every policy plays games 0 .. N-1 of the master seed (the same deals for every
 policy, sim.rng): ``--policies`` N = ``--games``, the ``--slow`` ones (search players)
@@ -184,6 +184,8 @@ def main(argv=None) -> int:
     ap.add_argument("--policies", default=FAST)
     ap.add_argument("--slow", default="", help="comma-separated slow policy specs (search)")
     ap.add_argument("--level", default="all")
+    ap.add_argument("--slow-level", default=None,
+                    help="levels the slow players play (default: every level of --level)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--chunk", type=int, default=50_000)
@@ -197,6 +199,9 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     try:
         levels, seed = parse_levels(a.level), check_seed(a.seed)
+        slow_levels = levels if a.slow_level is None else parse_levels(a.slow_level)
+        if not set(slow_levels) <= set(levels):
+            raise RuleError("--slow-level must name levels of --level")
         for name, v in (("--games", a.games), ("--slow-games", a.slow_games),
                         ("--chunk", a.chunk), ("--slow-chunk", a.slow_chunk),
                         ("--time-games", a.time_games), ("--time-slow-games", a.time_slow_games)):
@@ -223,7 +228,7 @@ def main(argv=None) -> int:
         for path in a.paired:
             if not path.is_file():
                 raise RuleError(f"--paired {path}: no such file")
-            seed_cache(path, plan, seed, levels, a.cache, lambda m: print(m, file=sys.stderr))
+            seed_cache(path, plan, seed, slow_levels, a.cache, lambda m: print(m, file=sys.stderr))
     except RuleError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -244,7 +249,8 @@ def main(argv=None) -> int:
         for lv in levels:
             results = {}
             for p, n, chunk, nt in [(p, a.games, a.chunk, a.time_games) for p in fast] + \
-                    [(p, a.slow_games, a.slow_chunk, a.time_slow_games) for p in slow]:
+                    [(p, a.slow_games, a.slow_chunk, a.time_slow_games) for p in slow
+                     if lv in slow_levels]:
                 won, score = play(p, lv, seed, n, chunk, a.threads, a.cache, log)
                 results[p.name] = won, score, time_per_game(p, lv, seed, min(nt, n), a.threads)
             out += level_table(lv, results, REFERENCE)

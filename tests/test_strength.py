@@ -58,6 +58,7 @@ def test_a_stale_cached_chunk_is_played_again(strength, tmp_path, capsys):
     (["--policies", "random"], "must include expert"),
     (["--policies", "expert,nope"], "unknown policy 'nope'"),
     (["--level", "1,1"], "twice"),
+    (["--level", "1", "--slow-level", "4"], "--slow-level must name levels of --level"),
     (["--slow", "random", "--slow-games", "10", "--games", "5"], "must not exceed"),
 ])
 def test_bad_arguments(strength, tmp_path, capsys, args, message):
@@ -79,6 +80,11 @@ def test_games_of_a_compare_file_are_reused(strength, tmp_path, capsys):
     assert ": games 0..59 in" not in captured.err                  # nothing played again
     wins = int(paired["cull-green:won"].sum())
     assert f"| cull-green | 120 | {wins / 120:.2%} |" in captured.out
+    assert strength.main([*args, "--slow", "random", "--slow-games", "10", "--slow-level",
+                          "1", "--level", "1,4"]) == 0
+    out = capsys.readouterr().out
+    assert "| random | 10 |" in out.split("### Level 4")[0] and \
+        "| random |" not in out.split("### Level 4")[1]              # slow ones on level 1 only
     assert strength.main([*args[:-1], str(tmp_path / "none.parquet")]) == 2
     assert strength.main([*args, "--seed", "2"]) == 2
     assert "another seed" in capsys.readouterr().err
