@@ -1,15 +1,18 @@
 """Validate the veteran policy against the expert and ablate each of its rules; writes
-results/veteran.md (run by hand, about 30-60 min on 2 cores):
+results/veteran.md (run by hand; about 30 min on 2 free cores):
 
-    python benchmarks/validate_veteran.py [--games 1000000] [--seed 20261201]
-        [--ablation-seed 20261202] [--speed-games 200000] [--out results/veteran.md]
+    python benchmarks/validate_veteran.py [--games 1000000] [--ablation-games 1000000]
+        [--seed 20261201] [--ablation-seed 20261202] [--speed-games 200000]
+        [--out results/veteran.md]
 
-1. validation: ``expert`` vs ``veteran`` on the same ``--games`` deals per level, every level,
-   seed ``--seed`` (not used while the rules were screened, seeds 1001-2008);
+1. validation: ``expert`` vs ``veteran`` on the same ``--games`` deals per level, levels 1
+   and 4 first, levels 2 and 3 last, seed ``--seed`` (not used while the rules were
+   screened: seeds 1001-2008);
 2. ablations: ``veteran`` against ``veteran`` with one rule switched off (its parameter at
-   the value that gives back the expert's decision), levels 1 and 4, seed ``--ablation-seed``;
-3. time per game: sim.fast.run_summary of each policy at level 4, 1 thread, ``--speed-games``
-   games, the two policies alternating, best of 3, in this one process.
+   the value that gives back the expert's decision), levels 1 and 4, ``--ablation-games``,
+   seed ``--ablation-seed``;
+3. (after step 1) time per game: sim.fast.run_summary of each policy at level 4, 1 thread,
+   ``--speed-games`` games, the two policies alternating, best of 3, in this one process.
 Paired methods as `friday compare` (sim.lab.compare): Newcombe interval, McNemar exact test,
 paired t for the score, Holm over the pairs of a level.
 """
@@ -17,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -79,6 +81,7 @@ def speed(names, games, repeat=3):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1_000_000)
+    ap.add_argument("--ablation-games", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--ablation-seed", type=int, default=20261202)
     ap.add_argument("--speed-games", type=int, default=200_000)
@@ -86,44 +89,57 @@ def main(argv=None):
     a = ap.parse_args(argv)
     from sim.lab import compare
 
-    t0 = time.time()
-    val = compare(["expert", "veteran"], level="all", games=a.games, seed=a.seed)
-    t1 = time.time()
-    names = ["veteran", *ABLATIONS.values()]
-    abl = compare(names, level=[1, 4], games=a.games, seed=a.ablation_seed)
-    t2 = time.time()
-    per_game = speed(["expert", "veteran"], a.speed_games)
-    load = os.getloadavg()
-
-    cmd = (f"python benchmarks/validate_veteran.py --games {a.games} --seed {a.seed} "
-           f"--ablation-seed {a.ablation_seed} --speed-games {a.speed_games}")
-    lines = [
+    cmd = (f"python benchmarks/validate_veteran.py --games {a.games} --ablation-games "
+           f"{a.ablation_games} --seed {a.seed} --ablation-seed {a.ablation_seed} "
+           f"--speed-games {a.speed_games}")
+    head = [
         "# veteran vs expert: validation and ablations", "",
-        f"Made by `{cmd}` ({platform.node() or 'this machine'}; comparisons "
-        f"{t1 - t0:.0f} s + {t2 - t1:.0f} s). Paired on the same deals (game g of a seed deals "
-        "the same stacks and pirates for every policy); Wilson intervals for each rate, "
-        "Newcombe's hybrid score interval for the paired difference, McNemar's exact test on "
-        "the discordant games, paired t for the mean score, Holm over the pairs of each level "
-        "(the ablation run compares all its policies pairwise; the rows below are "
-        "veteran against each ablation). Default rule options.", "",
-        f"## Validation: expert vs veteran, every level, {a.games:,} games, seed {a.seed}", "",
-        pair_table(val, {("expert", "veteran")}), "",
-        f"## Ablations: veteran vs veteran with one rule off, levels 1 and 4, {a.games:,} "
-        f"games, seed {a.ablation_seed}", "",
-        "| rule | switched off by |", "|---|---|",
-        *[f"| {rule} | `{spec}` |" for rule, spec in ABLATIONS.items()], "",
-        pair_table(abl, {("veteran", s) for s in ABLATIONS.values()}), "",
+        f"Made by `{cmd}`. Paired on the same deals (game g of a seed deals the same stacks "
+        "and pirates for every policy); Wilson intervals for each rate, Newcombe's hybrid "
+        "score interval for the paired difference, McNemar's exact test on the discordant "
+        "games, paired t for the mean score, Holm over the pairs of each level (the ablation "
+        "run compares all its policies pairwise; the rows below are veteran against each "
+        "ablation). Default rule options. The stages are written as each one finishes "
+        "(validation of levels 1 and 4, time per game, ablations, validation of levels 2 "
+        "and 3); a stage missing below did not finish.", ""]
+    parts = {}
+
+    def write():
+        out = Path(a.out)
+        tmp = out.with_suffix(".tmp")
+        tmp.write_text("\n".join(head + [x for k in sorted(parts) for x in parts[k]]) + "\n")
+        tmp.replace(out)
+
+    def validation(key, levels):
+        t = time.time()
+        c = compare(["expert", "veteran"], level=levels, games=a.games, seed=a.seed)
+        parts[key] = [f"## Validation: expert vs veteran, levels {levels}, {a.games:,} games "
+                      f"per level, seed {a.seed} ({time.time() - t:.0f} s, load average "
+                      f"{os.getloadavg()[0]:.1f})", "", pair_table(c, {("expert", "veteran")}), ""]
+        write()
+
+    validation(0, [1, 4])
+    per_game = speed(["expert", "veteran"], a.speed_games)
+    parts[1] = [
         "## Time per game", "",
         f"sim.fast.run_summary, level 4, seed 1, {a.speed_games:,} games, 1 thread, best of 3, "
-        f"the two alternating in one process; load average {load[0]:.1f} at the end.", "",
+        f"the two alternating in one process; load average {os.getloadavg()[0]:.1f} after.", "",
         "| policy | us per game | ratio to expert |", "|---|---|---|",
         *[f"| `{n}` | {1e6 * s:.1f} | {s / per_game['expert']:.2f} |"
           for n, s in per_game.items()], ""]
-    out = Path(a.out)
-    tmp = out.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines))
-    tmp.replace(out)
-    print("\n".join(lines))
+    write()
+    t = time.time()
+    abl = compare(["veteran", *ABLATIONS.values()], level=[1, 4], games=a.ablation_games,
+                  seed=a.ablation_seed)
+    parts[2] = [
+        f"## Ablations: veteran vs veteran with one rule off, levels 1 and 4, "
+        f"{a.ablation_games:,} games per level, seed {a.ablation_seed} ({time.time() - t:.0f} s)",
+        "", "| rule | switched off by |", "|---|---|",
+        *[f"| {rule} | `{spec}` |" for rule, spec in ABLATIONS.items()], "",
+        pair_table(abl, {("veteran", s) for s in ABLATIONS.values()}), ""]
+    write()
+    validation(3, [2, 3])
+    print(Path(a.out).read_text())
 
 
 if __name__ == "__main__":
