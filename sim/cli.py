@@ -12,7 +12,7 @@ from typing import List, Optional
 
 import typer
 
-from .rules import MAX_SEED_TEXT, RuleError, check_level, parse_options
+from .rules import MAX_SEED_TEXT, RuleError, check_level, check_seed, parse_levels, parse_options
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="friday-lab: rules-exact simulation of the solo game Friday.\n\n"
@@ -25,18 +25,6 @@ def fail(message: str):
     raise typer.Exit(2)
 
 
-def parse_levels(text: str) -> list[int]:
-    if text == "all":
-        return [1, 2, 3, 4]
-    try:
-        levels = [check_level(int(part)) for part in text.split(",")]
-    except ValueError:
-        raise RuleError(f"unknown level {text!r}: choose 1, 2, 3, 4, a list like 1,4, or all") from None
-    if len(set(levels)) != len(levels):
-        raise RuleError(f"level {text!r} names a level twice: the same games would count twice")
-    return levels
-
-
 def parse_params(pairs: list[str] | None) -> dict:
     out = {}
     for pair in pairs or ():
@@ -47,18 +35,8 @@ def parse_params(pairs: list[str] | None) -> dict:
     return out
 
 
-def check_seed(seed: int) -> int:
-    from .rng import MAX_SEED
-    if not 0 <= seed <= MAX_SEED:
-        raise RuleError(f"seed {seed} out of range: use 0..{MAX_SEED_TEXT}")
-    return seed
-
-
 def check_game(game: int, name: str = "--game") -> int:
-    from .rng import MAX_SEED
-    if not 0 <= game <= MAX_SEED:
-        raise RuleError(f"{name} {game} out of range: use 0..{MAX_SEED_TEXT}")
-    return game
+    return check_seed(game, name)
 
 
 def check_out(out: Path | None, force: bool):
@@ -360,7 +338,7 @@ def report(
     out: Path = typer.Option(Path("results"), help="folder for policies.md and figures"),
     threads: Optional[int] = typer.Option(None, help="worker threads"),
     force: bool = typer.Option(False, help="overwrite existing report files"),
-    quiet: bool = typer.Option(False, "--quiet", help="no compile notice, no progress bar"),
+    quiet: bool = typer.Option(False, "--quiet", help="no line per finished level"),
 ):
     """Compare policies on every level, on the same deals: policies.md and figures."""
     from .progress import SimulationInterrupted
@@ -377,7 +355,7 @@ def report(
         options = parse_options(option)
         from .report import policy_report
         policy_report(games, seed, out, threads, force, echo=typer.echo, policies=policies,
-                      levels=levels, options=options)
+                      levels=levels, options=options, quiet=quiet)
     except (SimulationInterrupted, KeyboardInterrupt):
         typer.echo("\ninterrupted: no report files written", err=True)
         raise typer.Exit(130)

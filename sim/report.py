@@ -45,9 +45,10 @@ def summary_row(policy: str, level: int, s: dict) -> dict:
 
 def policy_report(games: int, seed: int, out: Path, threads=None, force=False, echo=print,
                   policies=None, levels=(1, 2, 3, 4), options: Options | None = None,
-                  command: str | None = None):
+                  command: str | None = None, quiet: bool = False):
     """Every given policy (specs; default the built-in ones) on every level, on the same
-    deals: policies.md (rates, scores, paired comparisons, ranking) and figures."""
+    deals: policies.md (rates, scores, paired comparisons, ranking) and figures.  ``quiet``:
+    no line per finished level."""
     from policies import builtin_policies, load_policy
     from .lab import compare_paired, long_frame, play_paired, ranking
     from .lab.plots import plot_paired_differences
@@ -64,7 +65,7 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     start = time.perf_counter()
 
     def progress(done, total):
-        if done % games == 0:
+        if done % games == 0 and not quiet:
             echo(f"  level {levels[done // games - 1]}: {len(pols)} policies x {games:,} games "
                  f"({time.perf_counter() - start:.0f} s)")
     paired = play_paired(pols, levels, games, seed, options, threads, progress=progress)
@@ -106,6 +107,16 @@ def summary_table(rows: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def _shown_path(file: str) -> str:
+    """A policy file as the report shows it: relative to the working folder when inside it
+    (the project's own policies read ``policies/expert.py`` on every machine)."""
+    path = Path(file).resolve()
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def _write_policies_md(path: Path, table: pd.DataFrame, comparison: pd.DataFrame,
                        ranks: pd.DataFrame, command: str, games, seed, options, attrs):
     from .lab.compare import METHODS
@@ -116,7 +127,7 @@ def _write_policies_md(path: Path, table: pd.DataFrame, comparison: pd.DataFrame
              "deal (common random numbers, see sim/rng.py), so policies are compared game by "
              "game with paired methods.", "", "Policies:", ""]
     for label, rec in zip(attrs["labels"], attrs["policies"]):
-        src = f" (file `{rec['file']}`, sha256 `{rec['sha256'][:12]}`)" if rec.get("file") else ""
+        src = f" (file `{_shown_path(rec['file'])}`, sha256 `{rec['sha256'][:12]}`)" if rec.get("file") else ""
         lines.append(f"- `{label}`{src}: parameters {rec['params']}")
     lines += ["", "| policy | level | games | win rate | 95% Wilson interval | mean score | "
               "median score | reached pirates |", "|---|---|---|---|---|---|---|---|"]

@@ -77,4 +77,40 @@ def parse_options(pairs=None, **kwargs) -> Options:
         out[name] = value
     return Options(**out)
 
+
 MAX_SEED_TEXT = "9223372036854775807"   # seeds are 0 .. 2**63-1
+
+
+def _is_int(x) -> bool:
+    import numpy as np
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def parse_levels(level) -> list[int]:
+    """``1``, ``[1, 4]``, ``"1,4"`` or ``"all"`` -> a list of distinct levels (R2); a level
+    named twice would play the same games twice and count them as independent."""
+    what = "choose 1, 2, 3, 4, a list like 1,4, or all"
+    if isinstance(level, str):
+        if level.strip() == "all":
+            return list(LEVELS)
+        try:
+            levels = [check_level(int(part)) for part in level.split(",")]
+        except ValueError:
+            raise RuleError(f"unknown level {level!r}: {what}") from None
+    elif isinstance(level, (list, tuple, range)) or type(level).__name__ == "ndarray":
+        levels = [check_level(int(lv) if _is_int(lv) else lv) for lv in level]
+        if not levels:
+            raise RuleError(f"no level given: {what}")
+    else:
+        levels = [check_level(int(level) if _is_int(level) else level)]
+    if len(set(levels)) != len(levels):
+        raise RuleError(f"level {level!r} names a level twice: the same games would count twice")
+    return levels
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """A master seed or game index: an integer 0 .. 2**63-1 (sim.rng)."""
+    from sim.rng import MAX_SEED
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise RuleError(f"{name} {seed!r} out of range: use 0..{MAX_SEED_TEXT}")
+    return int(seed)

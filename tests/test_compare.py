@@ -1,6 +1,7 @@
 """friday compare and the sim.lab API: the same deals for every policy, paired statistics."""
 import numpy as np
 import pandas as pd
+from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
@@ -131,7 +132,8 @@ def test_interrupt_keeps_finished_chunks(monkeypatch, tmp_path):
     assert len(pd.read_parquet(out)) == 100
 
 
-def test_report_any_policies(tmp_path):
+def test_report_any_policies(tmp_path, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])   # policy files shown relative
     out = tmp_path / "rep"
     result = run("report", "cull-green", "always-fight[bold=2]", "--level", "1,4", "--games", 400,
                  "--option", "old_age=continue", "--out", out)
@@ -144,6 +146,11 @@ def test_report_any_policies(tmp_path):
            "--option old_age=continue" in md
     assert "| 4 | cull-green - always-fight |" in md and "McNemar" in md and "Ranking" in md
     assert (out / "paired_differences.png").exists() and not (out / "pirates.md").exists()
+    assert "file `policies/cull_green.py`" in md
+    assert "level 4: 3 policies" in result.output
+    quiet = run("report", "random", "random", "--level", 1, "--games", 10, "--out", tmp_path / "q",
+                "--quiet")
+    assert quiet.exit_code == 0 and "level 1:" not in quiet.output, quiet.output
     again = run("report", "random", "always-fight", "--level", 1, "--games", 10, "--out", out)
     assert again.exit_code == 2 and "--force" in again.output
     for args in (["--level", "0"], ["--games", "0"], ["nope"]):

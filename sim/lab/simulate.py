@@ -5,28 +5,10 @@ import numpy as np
 import pandas as pd
 
 from sim.results import COLUMNS, reference_batch, to_frame
-from sim.rules import LEVELS, Options, RuleError, check_level, parse_options
+from sim.rules import Options, RuleError, check_seed, parse_options
+from sim.rules import parse_levels as as_levels
 
 CHUNK = 50_000
-
-
-def as_levels(level) -> list[int]:
-    """``1``, ``[1, 4]``, ``"1,4"`` or ``"all"`` -> a list of levels (R2)."""
-    if isinstance(level, str):
-        if level.strip() == "all":
-            return list(LEVELS)
-        try:
-            return [check_level(int(part)) for part in level.split(",")]
-        except ValueError:
-            raise RuleError(f"unknown level {level!r}: choose 1, 2, 3, 4, a list like 1,4, "
-                            "or all") from None
-    if isinstance(level, (list, tuple, range, np.ndarray)):
-        levels = [check_level(int(lv)) if isinstance(lv, (np.integer,)) else check_level(lv)
-                  for lv in level]
-        if not levels:
-            raise RuleError("no level given: choose 1, 2, 3, 4, a list like 1,4, or all")
-        return levels
-    return [check_level(level)]
 
 
 def as_options(options) -> Options:
@@ -44,14 +26,6 @@ def check_games(games) -> int:
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
         raise RuleError(f"games must be a positive whole number, got {games!r}")
     return int(games)
-
-
-def check_seed(seed) -> int:
-    from sim.rng import MAX_SEED
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or \
-            not 0 <= seed <= MAX_SEED:
-        raise RuleError(f"seed {seed!r} out of range: use 0..{MAX_SEED}")
-    return int(seed)
 
 
 def batches(level, seed, games, policy, options, engine="fast", threads=None, first_game=0,

@@ -1,0 +1,220 @@
+"""How strong is each player, and what does its strength cost?  Writes results/strength.md.
+
+    python benchmarks/strength.py [--games 1000000] [--slow-games 2000]
+        [--policies random,always-fight,cull-green,expert] [--slow search] [--level all]
+        [--seed 1] [--threads N] [--chunk 50000] [--cache .strength_cache] [--out FILE]
+
+Per level, every policy plays games 0 .. N-1 of the master seed (the same deals for every
+policy, sim.rng): ``--policies`` N = ``--games``, the ``--slow`` ones (search players)
+N = ``--slow-games``.  Reported per policy: the win rate with its 95% Wilson interval, the
+mean score, and the time per game per core (wall time x threads / games, the engine's batch
+runner, compile excluded); and against ``expert`` on the very same games (its first N games
+for the slow players): the paired win-rate difference with Newcombe's interval, McNemar's
+exact p (Holm-adjusted over the policies of the level) and the paired mean score difference.
+
+Each finished chunk is kept in ``--cache`` (keyed by policy spec and source, level, seed and
+games), so an interrupted run (Ctrl-C) resumes where it stopped and a rerun with more
+policies plays only the new ones.  A kept chunk is used only after 1 game in 50 of it (its
+first ones), played again by the current engine, gave the same wins and scores.  Times per
+game are always measured anew (``--time-games``, ``--time-slow-games``).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from policies import load_policy  # noqa: E402
+from sim.lab import stats  # noqa: E402
+from sim.lab.compare import compare_paired  # noqa: E402
+from sim.lab.text import pvalue  # noqa: E402
+from sim.rules import RuleError, check_seed, parse_levels  # noqa: E402
+
+FAST = "random,always-fight,cull-green,expert"
+PROBE = 50            # one game in PROBE of a cached chunk is played again to check it
+REFERENCE = "expert"
+
+
+def chunk_key(policy, level, seed, first, k) -> str:
+    rec = repr((policy.name, policy.record(), level, seed, first, k))
+    return hashlib.sha256(rec.encode()).hexdigest()[:24]
+
+
+def play(policy, level, seed, games, chunk, threads, cache: Path, log):
+    """(won, score) of games 0..games-1, chunk by chunk.  A chunk kept in the cache is used
+    only if its first games (one in PROBE), played again now, give the same wins and scores (so a
+    rule or policy change can never be served stale results)."""
+    from sim.fast import run_batch
+    won, score = [], []
+    for first in range(0, games, chunk):
+        k = min(chunk, games - first)
+        path = cache / f"{chunk_key(policy, level, seed, first, k)}.npz"
+        z = np.load(path) if path.exists() else None
+        if z is not None:
+            j = max(1, k // PROBE)
+            again = run_batch(level, seed, first, j, policy, threads=threads)
+            if not (np.array_equal(again["won"], z["won"][:j]) and
+                    np.array_equal(again["score"], z["score"][:j])):
+                log(f"  level {level} {policy.name}: cached games {first:,}.. differ from "
+                    "this engine's: played again")
+                z = None
+        if z is None:
+            t0 = time.perf_counter()
+            rows = run_batch(level, seed, first, k, policy, threads=threads)
+            dt = time.perf_counter() - t0
+            tmp = path.with_suffix(".partial.npz")
+            np.savez(tmp, won=rows["won"].astype(bool), score=rows["score"].astype(np.int32))
+            tmp.replace(path)
+            z = np.load(path)
+            log(f"  level {level} {policy.name}: games {first:,}..{first + k - 1:,} in "
+                f"{dt:.1f} s")
+        won.append(z["won"])
+        score.append(z["score"])
+    return np.concatenate(won), np.concatenate(score)
+
+
+def time_per_game(policy, level, seed, games, threads) -> float:
+    """Core-seconds per game (wall time x threads / games) of games 0..games-1, played now
+    after a compile (or cache load) outside the clock."""
+    import numba
+    from sim.fast import run_batch
+    run_batch(level, seed, 0, 1, policy, threads=threads)
+    t0 = time.perf_counter()
+    run_batch(level, seed, 0, games, policy, threads=threads)
+    return (time.perf_counter() - t0) * numba.get_num_threads() / games
+
+
+def per_game(t: float) -> str:
+    return f"{t * 1e6:,.0f} us" if t < 1e-3 else f"{t * 1e3:,.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def level_table(level, results, reference) -> list[str]:
+    """Markdown rows for one level: results = {label: (won, score, core seconds per game)}."""
+    import pandas as pd
+    rw, rs, _ = results[reference]
+    pairs = {}
+    for label, (w, s, _) in results.items():
+        if label == reference:
+            continue
+        n = len(w)
+        frame = pd.DataFrame({"level": level, f"{reference}:won": rw[:n],
+                              f"{reference}:score": rs[:n], f"{label}:won": w,
+                              f"{label}:score": s})
+        frame.attrs["labels"] = [label, reference]
+        pairs[label] = compare_paired(frame).iloc[0]
+    holm = dict(zip(pairs, stats.holm([r.mcnemar_p for r in pairs.values()]))) if pairs else {}
+    lines = [f"### Level {level}", "",
+             "| policy | games | win rate | 95% Wilson interval | mean score | time per game "
+             f"per core | vs {reference}: win-rate difference [95% Newcombe] | McNemar p (Holm) "
+             "| mean score difference [95% t] |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for label, (w, s, secs) in results.items():
+        lo, hi = stats.wilson_interval(int(w.sum()), len(w))
+        row = (f"| {label} | {len(w):,} | {w.mean():.2%} | [{lo:.2%}, {hi:.2%}] | "
+               f"{s.mean():.1f} | {per_game(secs)} | ")
+        if label == reference:
+            row += "(reference) | | |"
+        else:
+            r = pairs[label]
+            row += (f"{r.win_diff:+.2%} [{r.win_diff_low:+.2%}, {r.win_diff_high:+.2%}] | "
+                    f"{pvalue(holm[label])} | {r.score_diff:+.1f} [{r.score_diff_low:+.1f}, "
+                    f"{r.score_diff_high:+.1f}] |")
+        lines.append(row)
+    return lines + [""]
+
+
+def numba_threads(threads) -> int:
+    import numba
+    return int(threads) if threads is not None else numba.config.NUMBA_NUM_THREADS
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=1_000_000)
+    ap.add_argument("--slow-games", type=int, default=2_000)
+    ap.add_argument("--policies", default=FAST)
+    ap.add_argument("--slow", default="", help="comma-separated slow policy specs (search)")
+    ap.add_argument("--level", default="all")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--chunk", type=int, default=50_000)
+    ap.add_argument("--slow-chunk", type=int, default=100)
+    ap.add_argument("--time-games", type=int, default=20_000)
+    ap.add_argument("--time-slow-games", type=int, default=50)
+    ap.add_argument("--cache", type=Path, default=ROOT / ".strength_cache")
+    ap.add_argument("--out", type=Path, default=None)
+    a = ap.parse_args(argv)
+    try:
+        levels, seed = parse_levels(a.level), check_seed(a.seed)
+        for name, v in (("--games", a.games), ("--slow-games", a.slow_games),
+                        ("--chunk", a.chunk), ("--slow-chunk", a.slow_chunk),
+                        ("--time-games", a.time_games), ("--time-slow-games", a.time_slow_games)):
+            if v <= 0:
+                raise RuleError(f"{name} must be positive, got {v}")
+        if a.threads is not None and a.threads <= 0:
+            raise RuleError(f"--threads must be positive, got {a.threads}")
+        fast = [load_policy(p) for p in a.policies.split(",") if p.strip()]
+        slow = [load_policy(p) for p in a.slow.split(",") if p.strip()]
+        if REFERENCE not in [p.name for p in fast]:
+            raise RuleError(f"--policies must include {REFERENCE} (the reference of the "
+                            "paired comparisons)")
+        if a.slow and a.slow_games > a.games:
+            raise RuleError("--slow-games must not exceed --games (paired with expert's games)")
+        if a.out is not None and a.out.is_dir():
+            raise RuleError(f"--out {a.out} is a folder: give a file name")
+    except RuleError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    a.cache.mkdir(parents=True, exist_ok=True)
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+    command = "python benchmarks/strength.py " + " ".join(argv if argv is not None
+                                                         else sys.argv[1:])
+    out = ["# Playing strength", "",
+           f"Made by `{command}` (master seed {seed}; every policy plays games 0..N-1 of each "
+           "level, so each comparison with expert is paired on the same deals).", "",
+           f"Time per game per core: the batch runner's wall time x threads / games over "
+           f"games 0..{a.time_games - 1:,} ({a.time_slow_games:,} for "
+           f"{', '.join(p.name for p in slow) or 'the slow players'}), played in this run, "
+           f"compile excluded, {numba_threads(a.threads)} threads; load average at the start "
+           f"{os.getloadavg()[0]:.1f}.", ""]
+    try:
+        for lv in levels:
+            results = {}
+            for p, n, chunk, nt in [(p, a.games, a.chunk, a.time_games) for p in fast] + \
+                    [(p, a.slow_games, a.slow_chunk, a.time_slow_games) for p in slow]:
+                won, score = play(p, lv, seed, n, chunk, a.threads, a.cache, log)
+                results[p.name] = won, score, time_per_game(p, lv, seed, min(nt, n), a.threads)
+            out += level_table(lv, results, REFERENCE)
+            log(f"level {lv} done")
+    except KeyboardInterrupt:
+        log("interrupted: finished chunks are kept in the cache; rerun the same command to "
+            "go on")
+        return 130
+    out += ["Methods: " + "; ".join(f"{k}: {v}" for k, v in {
+        "win rate interval": "Wilson score (95%)",
+        "win-rate difference": "Newcombe hybrid score interval for paired proportions (95%)",
+        "win test": "McNemar exact, Holm step-down over the policies of each level",
+        "score difference": "paired t interval (95%)"}.items()) + ".", ""]
+    text = "\n".join(out)
+    if a.out is None:
+        print(text)
+    else:
+        tmp = a.out.with_name(a.out.name + ".partial")
+        tmp.write_text(text)
+        tmp.replace(a.out)
+        log(f"wrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""benchmarks/strength.py (results/strength.md): paired against expert, resumable from its
+cache, bad arguments refused."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def strength():
+    spec = importlib.util.spec_from_file_location("strength", ROOT / "benchmarks" / "strength.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_table_paired_and_resumed_from_the_cache(strength, tmp_path, capsys):
+    args = ["--games", "300", "--chunk", "200", "--policies", "cull-green,expert",
+            "--slow", "random", "--slow-games", "100", "--slow-chunk", "50", "--level", "1,4",
+            "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "s.md")]
+    assert strength.main(args) == 0
+    first = capsys.readouterr().err
+    assert "level 4 expert: games 200..299" in first and "level 1 random: games 50..99" in first
+    md = (tmp_path / "s.md").read_text()
+    assert "### Level 1" in md and "### Level 4" in md
+    row = next(line for line in md.splitlines() if line.startswith("| random | 100 |"))
+    assert "0.00%" in row and "-" in row.split("|")[7]      # paired with expert's first 100
+    assert "| expert | 300 |" in md and "(reference)" in md
+    assert strength.main(args) == 0                     # every chunk from the cache
+    assert "games" not in capsys.readouterr().err
+    table = [line.split("|") for line in md.splitlines() if line.startswith("| ")]
+    again = [line.split("|") for line in (tmp_path / "s.md").read_text().splitlines()
+             if line.startswith("| ")]
+    assert [r[:6] + r[7:] for r in again] == [r[:6] + r[7:] for r in table]   # times aside
+
+
+def test_a_stale_cached_chunk_is_played_again(strength, tmp_path, capsys):
+    """The cache check: a kept chunk whose probe games differ from this engine's is replaced."""
+    import numpy as np
+    cache = tmp_path / "c"
+    args = ["--games", "100", "--chunk", "100", "--policies", "expert", "--level", "1",
+            "--cache", str(cache), "--out", str(tmp_path / "s.md")]
+    assert strength.main(args) == 0
+    (path,) = cache.glob("*.npz")
+    z = dict(np.load(path))
+    z["won"] = ~z["won"]
+    np.savez(path, **z)
+    capsys.readouterr()
+    assert strength.main(args) == 0
+    assert "differ from this engine's: played again" in capsys.readouterr().err
+    assert np.array_equal(np.load(path)["won"], ~z["won"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "0"], "--games must be positive"),
+    (["--policies", "random"], "must include expert"),
+    (["--policies", "expert,nope"], "unknown policy 'nope'"),
+    (["--level", "1,1"], "twice"),
+    (["--slow", "random", "--slow-games", "10", "--games", "5"], "must not exceed"),
+])
+def test_bad_arguments(strength, tmp_path, capsys, args, message):
+    assert strength.main([*args, "--cache", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and message in err and len(err.splitlines()) == 1
