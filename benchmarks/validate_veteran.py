@@ -32,7 +32,6 @@ ABLATIONS = {          # rule -> the veteran variant with it off (policies/veter
     "R4.8 keep food cards (food_keep)": "veteran[food_keep=0]",
     "R3 below_pile knowledge -0.5 (below_bonus)": "veteran[below_bonus=0]",
     "R3 shortfall weighs less in yellow/red (late_value_weight)": "veteran[late_value_weight=1]",
-    "R3 despair at low life (despair_weight)": "veteran[despair_weight=0]",
     "R4.3/R4.10 pay on where a loss kills (pay_to_survive)": "veteran[pay_to_survive=0]",
 }
 

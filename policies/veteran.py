@@ -6,16 +6,13 @@ results/veteran.md):
 
 * R3 hazard choice.  The expert's key, ``knowledge_weight * (value + ability worth)
   - value_weight * shortfall`` (shortfall: the hazard's value at this step minus its free
-  cards times the deck's mean value), changed in four ways:
+  cards times the deck's mean value), changed in three ways:
   - ``food_bonus`` (off: 0): a food knowledge card (life_plus, R5.1) is worth this much more;
   - ``below_bonus`` (off: 0): a below_pile knowledge card (R5.9) is worth this much more
     (the default is negative: the expert overvalues it);
   - ``late_value_weight`` (off: 1): in the yellow and red steps (R8) the shortfall weighs
     ``late_value_weight`` times as much as in green: later, knowledge matters more than the
     life a loss costs;
-  - ``despair_weight``, ``despair_margin`` (off: weight 0): where the shortfall comes within
-    ``despair_margin`` of Robinson's life, every further point of it counts
-    ``despair_weight`` *less*: at low life only strong knowledge can still win the game.
   The skip rule of the last hazard (R3.2, ``skip_above``) is the expert's.
 * R4.8 destroy choices and green culling: with ``food_keep`` (off: 0) a food card counts
   ``food_bonus`` more there too, so a loss budget does not throw it away and a deliberate
@@ -26,9 +23,11 @@ results/veteran.md):
   than he has (a certain defeat), as long as the best cards left could still win.
 
 Everything else (abilities, targets, sort3, pirates) is the expert's (policies.base).
-What was tried and measured worse (bonuses for the other abilities, a win-probability
-weighting of the knowledge worth, stopping paying when the stack is weak, a penalty for
-hazards that could kill) is in results/veteran.md.
+Tried and measured worse or not better in paired screens (README, Results): bonuses for the
+other abilities, a win-probability weighting of the knowledge worth, an expected-loss model of
+the shortfall, weighing the discarded hazard's return, stopping paying when the stack is weak,
+a penalty for hazards that could kill, and a "despair" bonus for them at low life (better
+alone, worse in the final combination: results/veteran_despair.md).
 """
 from numba import njit
 
@@ -42,17 +41,16 @@ from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP
 
 NAME = "veteran"
-DESCRIPTION = ("the expert improved: food knowledge valued and kept, knowledge weighs more "
-               "in later steps and at low life, pays on where a loss would kill")
+DESCRIPTION = ("the expert improved: food knowledge valued and kept, below_pile worth less, "
+               "knowledge weighs more in later steps, pays on where a loss would kill")
 PARAMS = dict(EXPERT_PARAMS)
 PARAMS.update({"food_bonus": 1.0, "food_keep": 1.0, "below_bonus": -0.5,
-               "late_value_weight": 0.7, "despair_weight": 0.3, "despair_margin": 2.0,
-               "pay_to_survive": 1.0})
+               "late_value_weight": 0.7, "pay_to_survive": 1.0})
 (P_RESERVE_GREEN, P_RESERVE_YELLOW, P_RESERVE_RED, P_CULL_MAX_MISSING, P_CULL_MIN_LIFE,
  P_CULL_YELLOW, P_VALUE_WEIGHT, P_SKIP_ABOVE, P_DESTROY_MAX_VALUE, P_PIRATE_PREP,
  P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
  P_HARDEST_PIRATE_FIRST, P_FOOD_BONUS, P_FOOD_KEEP, P_BELOW_BONUS, P_LATE_VALUE_WEIGHT,
- P_DESPAIR_WEIGHT, P_DESPAIR_MARGIN, P_PAY_TO_SURVIVE) = range(22)
+ P_PAY_TO_SURVIVE) = range(20)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -77,9 +75,6 @@ def hazard_key(obs, c, params):
     key = params[P_KNOWLEDGE_WEIGHT] * worth - vw * short
     if params[P_PIRATE_PREP] != 0.0:
         key += params[P_PIRATE_PREP] * pirate_knowledge_bonus(obs, c)
-    over = short + params[P_DESPAIR_MARGIN] - obs[O.O_LIFE]
-    if over > 0:
-        key += params[P_DESPAIR_WEIGHT] * over
     return key
 
 

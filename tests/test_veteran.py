@@ -68,17 +68,6 @@ def test_r3_the_shortfall_weighs_less_in_the_yellow_step():
     assert choose("veteran", green, RAFT_EQUIPMENT, CANNIBALS) == f"fight:{RAFT_EQUIPMENT}"
 
 
-@pytest.mark.parametrize("life, expected", [(3, CANNIBALS), (20, RAFT_EQUIPMENT)])
-def test_r3_despair_at_low_life_fights_for_strong_knowledge(life, expected):
-    """Green: cannibals (4, value 5) vs raft equipment (draw_plus2, 2.5, value 0).  At life 3
-    the shortfall 5 is 4 over life - margin: +0.3 * 4 lifts cannibals above the raft."""
-    obs = hazard_obs(step=0, life=life)
-    assert choose("expert", obs, RAFT_EQUIPMENT, CANNIBALS) == f"fight:{RAFT_EQUIPMENT}"
-    assert choose("veteran", obs, RAFT_EQUIPMENT, CANNIBALS) == f"fight:{expected}"
-    assert decide("veteran", obs, [A_FIGHT + RAFT_EQUIPMENT, A_FIGHT + CANNIBALS],
-                  {"despair_weight": 0}) == f"fight:{RAFT_EQUIPMENT}"
-
-
 def test_r4_8_the_loss_budget_keeps_a_food_card():
     """Budget 1, fight: raft food (0, life_plus1) and genius (+2).  The expert destroys the
     food card (worth 1 <= destroy_max_value 1), the veteran keeps it (worth 2)."""
