@@ -3,6 +3,7 @@
     python benchmarks/strength.py [--games 1000000] [--slow-games 2000]
         [--policies random,always-fight,cull-green,expert] [--slow search] [--level all]
         [--seed 1] [--threads N] [--chunk 50000] [--cache .strength_cache] [--out FILE]
+        [--paired FILE.parquet ...]
 
 Per level, every policy plays games 0 .. N-1 of the master seed (the same deals for every
 policy, sim.rng): ``--policies`` N = ``--games``, the ``--slow`` ones (search players)
@@ -15,8 +16,9 @@ exact p (Holm-adjusted over the policies of the level) and the paired mean score
 Each finished chunk is kept in ``--cache`` (keyed by policy spec and source, level, seed and
 games), so an interrupted run (Ctrl-C) resumes where it stopped and a rerun with more
 policies plays only the new ones.  A kept chunk is used only after 1 game in 50 of it (its
-first ones), played again by the current engine, gave the same wins and scores.  Times per
-game are always measured anew (``--time-games``, ``--time-slow-games``).
+first ones), played again by the current engine, gave the same wins and scores.  ``--paired`` takes the
+games of a ``friday compare --out`` file instead of playing them again (the same check
+applies).  Times per game are always measured anew (``--time-games``, ``--time-slow-games``).
 """
 from __future__ import annotations
 
@@ -79,6 +81,45 @@ def play(policy, level, seed, games, chunk, threads, cache: Path, log):
         won.append(z["won"])
         score.append(z["score"])
     return np.concatenate(won), np.concatenate(score)
+
+
+def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
+    """Put the games of a ``friday compare --out`` file (same seed, default options and card
+    table) into the cache, for the policies of this run that it holds (same spec, source and
+    parameters): ``policies`` maps a name to (Policy, games, chunk).  The usual check (1 game
+    in PROBE played again) applies to them like to any kept chunk."""
+    import json
+    import pyarrow.parquet as pq
+    from sim.rules import Options
+    table = pq.read_table(path)
+    meta = json.loads((table.schema.metadata or {}).get(b"friday_lab", b"{}"))
+    if "labels" not in meta:
+        raise RuleError(f"--paired {path}: not a file of friday compare --out")
+    if meta["seed"] != seed or meta["options"] != Options().as_dict() or \
+            (meta.get("cards") or {}).get("table", "printed") != "printed":
+        raise RuleError(f"--paired {path}: another seed, rule options or card table than "
+                        f"this run's (seed {seed}, default rules and cards)")
+    df = table.to_pandas()
+    for label, rec in zip(meta["labels"], meta["policies"]):
+        if label not in policies:
+            continue
+        policy, games, chunk = policies[label]
+        mine = json.loads(json.dumps(policy.record()))
+        if (rec["sha256"], rec["params"]) != (mine["sha256"], mine["params"]):
+            raise RuleError(f"--paired {path}: its {label} is not this checkout's")
+        for lv in levels:
+            g = df[df["level"] == lv].sort_values("game")
+            if len(g) < games or not np.array_equal(g["game"].to_numpy()[:games],
+                                                     np.arange(games)):
+                continue
+            won, score = g[f"{label}:won"].to_numpy(), g[f"{label}:score"].to_numpy()
+            for first in range(0, games, chunk):
+                k = min(chunk, games - first)
+                target = cache / f"{chunk_key(policy, lv, seed, first, k)}.npz"
+                if not target.exists():
+                    np.savez(target, won=won[first:first + k].astype(bool),
+                             score=score[first:first + k].astype(np.int32))
+            log(f"  level {lv} {label}: games 0..{games - 1:,} taken from {path}")
 
 
 def time_per_game(policy, level, seed, games, threads) -> float:
@@ -149,6 +190,8 @@ def main(argv=None) -> int:
     ap.add_argument("--slow-chunk", type=int, default=100)
     ap.add_argument("--time-games", type=int, default=20_000)
     ap.add_argument("--time-slow-games", type=int, default=50)
+    ap.add_argument("--paired", type=Path, action="append", default=[],
+                    help="a friday compare --out file whose games to reuse (repeatable)")
     ap.add_argument("--cache", type=Path, default=ROOT / ".strength_cache")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args(argv)
@@ -174,6 +217,16 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     a.cache.mkdir(parents=True, exist_ok=True)
+    plan = {p.name: (p, a.games, a.chunk) for p in fast}
+    plan.update({p.name: (p, a.slow_games, a.slow_chunk) for p in slow})
+    try:
+        for path in a.paired:
+            if not path.is_file():
+                raise RuleError(f"--paired {path}: no such file")
+            seed_cache(path, plan, seed, levels, a.cache, lambda m: print(m, file=sys.stderr))
+    except RuleError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)

@@ -34,6 +34,7 @@ from sim.rules import RuleError
 from .spec import format_value, parse_policy_spec
 
 BUILTIN = ("random_legal", "always_fight", "cull_green", "expert", "veteran")
+SEARCH = ("search",)      # plays on the fast engine's state (policies.search): not in BUILTIN
 
 
 class Policy:
@@ -107,7 +108,8 @@ def _variant(policy: Policy, overrides: dict) -> Policy:
     """``policy`` with parameters set by name (checked by Policy.with_params), named exactly."""
     new = policy.with_params(overrides)
     base = policy.base or policy.name
-    values = dict(zip(new.param_names, new.params.tolist()))
+    values = {**dict(zip(new.param_names, new.params.tolist())),
+              **getattr(new, "text_params", {})}
     new.overrides = {**policy.overrides, **{k: values[k] for k in overrides}}
     new.name = base + "[" + ",".join(f"{k}={format_value(v)}"
                                      for k, v in new.overrides.items()) + "]"
@@ -116,13 +118,16 @@ def _variant(policy: Policy, overrides: dict) -> Policy:
 
 
 def _module_policy(module) -> Policy:
-    policy = Policy(module.NAME, module.decide, dict(module.PARAMS), module.DESCRIPTION)
+    make = getattr(module, "make_policy", Policy)
+    policy = make(module.NAME, module.decide, dict(module.PARAMS), module.DESCRIPTION)
     return _origin(policy, module.NAME, module.__file__)
 
 
-def builtin_policies() -> dict[str, Policy]:
+def builtin_policies(search: bool = False) -> dict[str, Policy]:
+    """The built-in policies by name; ``search``: with the search player (policies.search),
+    which plays on the fast engine only and takes about a second per game."""
     out = {}
-    for mod in BUILTIN:
+    for mod in BUILTIN + (SEARCH if search else ()):
         policy = _module_policy(importlib.import_module(f"policies.{mod}"))
         out[policy.name] = policy
     return out
@@ -150,7 +155,7 @@ def load_policy(spec, params: dict | None = None) -> Policy:
         if parsed.is_file:
             policy = _load_file_policy(parsed.base)
         else:
-            known = builtin_policies()
+            known = builtin_policies(search=True)
             if parsed.base not in known:
                 raise RuleError(f"unknown policy {parsed.base!r}: choose one of "
                                 f"{', '.join(known)} or path/to/file.py:function")

@@ -18,6 +18,10 @@ from dataclasses import dataclass
 from sim.rules import RuleError
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# parameters whose value may be a name, not a number (the search policy: base=cull-green,
+# kinds=hazard+fight); the policy checks the name when it is loaded
+TEXT_PARAMS = ("base", "kinds")
+_TEXT = re.compile(r"[A-Za-z0-9_.+/:-]+\Z")
 USAGE = "write NAME[PARAM=VALUE,...] or file.py:function[PARAM=VALUE,...]"
 
 
@@ -39,7 +43,9 @@ class PolicySpec:
         return self.base + "[" + ",".join(f"{k}={format_value(v)}" for k, v in self.params) + "]"
 
 
-def format_value(value: float) -> str:
+def format_value(value) -> str:
+    if isinstance(value, str):
+        return value
     return f"{float(value):g}"
 
 
@@ -72,6 +78,9 @@ def parse_policy_spec(text) -> PolicySpec:
         try:
             number = float(value)
         except ValueError:
+            if name in TEXT_PARAMS and _TEXT.match(value):
+                params.append((name, value))
+                continue
             raise RuleError(f"parameter {name} in {text!r} must be a number, not {value!r}") from None
         if not math.isfinite(number):
             raise RuleError(f"parameter {name} in {text!r} must be a finite number, not {value!r}")

@@ -102,6 +102,9 @@ def simulate(
     set_: List[str] = typer.Option([], "--set", help=SET_HELP),
     cluster: Optional[str] = typer.Option(None, help=CLUSTER_HELP),
     chunk: Optional[int] = typer.Option(None, help="games per cluster chunk (with --cluster)"),
+    log_decisions: Optional[Path] = typer.Option(
+        None, "--log-decisions", help="search policy: write one row per searched decision "
+        "(observation, candidates, rollouts and wins) to this .parquet file"),
 ):
     """Play GAMES games per level and print win rates (95% interval) and scores.
 
@@ -128,11 +131,24 @@ def simulate(
         table = load_cards(cards, set_)
         from policies import load_policy
         pol = load_policy(policy, parse_params(param))
+        if getattr(pol, "kind", None) == "search":
+            if engine == "reference":
+                raise RuleError(f"policy {pol.name!r} runs on the fast engine only (it "
+                                "resamples the engine's state): drop --engine reference")
+        if log_decisions is not None:
+            if getattr(pol, "kind", None) != "search":
+                raise RuleError("--log-decisions records a search policy's decisions: use "
+                                "--policy search (or a variant of it)")
+            if summary_only or cluster is not None:
+                raise RuleError("--log-decisions needs the games in this process: drop "
+                                "--summary-only / --cluster")
+            check_out(log_decisions, force)
+            pol = pol.with_log()
         from .simulate import run_simulation
         with cluster_or_none(cluster, chunk, engine) as dask:
             run_simulation(levels, games, seed, pol, options, engine, threads, out,
                            summary_only, echo=typer.echo, quiet=quiet, cards=table,
-                           cluster=dask, chunk=chunk)
+                           cluster=dask, chunk=chunk, log_decisions=log_decisions)
     except SimulationInterrupted as exc:
         if exc.games:
             typer.echo(f"{exc}: the results above cover the finished games only", err=True)
@@ -155,7 +171,8 @@ def replay(
     option: List[str] = typer.Option([], "--option", help="rule option NAME=VALUE"),
     param: List[str] = typer.Option([], "--param", help="policy parameter NAME=VALUE"),
     format: str = typer.Option("text", "--format", help="text or jsonl"),
-    engine: str = typer.Option("reference", help="reference or fast"),
+    engine: Optional[str] = typer.Option(None, help="reference or fast (default: reference; "
+                                         "fast for the search policy)"),
     ids: bool = typer.Option(False, "--ids", help="text: tag every card with its id (#17)"),
     cards: Optional[Path] = typer.Option(None, "--cards", help=CARDS_HELP),
     set_: List[str] = typer.Option([], "--set", help=SET_HELP),
@@ -170,7 +187,7 @@ def replay(
         check_game(game)
         if format not in ("text", "jsonl"):
             raise RuleError(f"unknown format {format!r}: choose text or jsonl")
-        if engine not in ("fast", "reference"):
+        if engine not in (None, "fast", "reference"):
             raise RuleError(f"unknown engine {engine!r}: choose reference or fast")
         options = parse_options(option)
         table = load_cards(cards, set_)
@@ -183,6 +200,11 @@ def replay(
         else:
             from policies import load_policy
             pol = load_policy(policy, parse_params(param))
+        if engine is None:
+            engine = "fast" if getattr(pol, "kind", None) == "search" else "reference"
+        elif engine == "reference" and getattr(pol, "kind", None) == "search":
+            raise RuleError(f"policy {pol.name!r} runs on the fast engine only: use --engine "
+                            "fast (or leave --engine out)")
         head = header(engine, level, seed, game, pol.name, options, table)
         if engine == "reference":
             from .reference import Game
@@ -234,7 +256,9 @@ def play(
         check_game(game)
         options = parse_options(option)
         from policies import load_policy
-        load_policy(hint)                                   # a bad --hint fails before the game
+        if getattr(load_policy(hint), "kind", None) == "search":   # a bad --hint fails first
+            raise RuleError("--hint search needs the fast engine's state: choose another hint "
+                            "policy (play runs the reference engine)")
         code = play_in_terminal(level, seed, game, hint, options, ids)
     except RuleError as exc:
         fail(str(exc))
@@ -245,10 +269,12 @@ def play(
 def policies():
     """List the policies, what they do, and their parameters."""
     from policies import builtin_policies
-    for pol in builtin_policies().values():
+    for pol in builtin_policies(search=True).values():
         typer.echo(f"{pol.name:14s} {pol.description}")
         for name, value in zip(pol.param_names, pol.params):
             typer.echo(f"{'':14s}   --param {name}={value:g}")
+        for name, value in getattr(pol, "text_params", {}).items():
+            typer.echo(f"{'':14s}   --param {name}={value}")
 
 
 @app.command()

@@ -159,6 +159,11 @@ class Game:
     def policy_action(self, policy) -> int:
         """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
         policy stream as the batch runner does."""
+        if getattr(policy, "kind", None) == "search" or (
+                isinstance(policy, str) and policy.partition("[")[0].strip() == "search"):
+            from policies import load_policy
+            from sim.fast.search_api import decide_at
+            return decide_at(load_policy(policy), self)      # the search on this state
         fn, prm = _policy(policy)
         return int(fn(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR))
 

@@ -96,15 +96,16 @@ class ChunkSizer:
     """The next chunk's size: ``CHUNK_SECONDS`` worth of games at the last measured rate
     (growing at most 8x per chunk, so that one fast measurement cannot make a long chunk)."""
 
-    def __init__(self, first: int, largest: int = 4_000_000):
+    def __init__(self, first: int, largest: int = 4_000_000, smallest: int = 1):
         self.size, self.largest, self.seconds = max(1, int(first)), largest, CHUNK_SECONDS
+        self.smallest = max(1, int(smallest))
 
     def take(self, remaining: int) -> int:
         return max(1, min(self.size, remaining))
 
     def measured(self, games: int, seconds: float):
         rate = games / max(seconds, 1e-6)
-        self.size = int(max(1, min(rate * self.seconds, 8 * games, self.largest)))
+        self.size = int(max(self.smallest, min(rate * self.seconds, 8 * games, self.largest)))
 
 
 class StopFlag:

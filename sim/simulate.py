@@ -24,6 +24,16 @@ from .rules import RuleError
 FIRST_CHUNK = {"fast": 1024, "reference": 2}      # games; later chunks follow the measured rate
 
 
+def first_chunk(policy, engine) -> tuple[int, int]:
+    """(first chunk, smallest chunk) in games: a search policy (about a second per game)
+    plays chunks of at least two games per thread, so that every thread has work."""
+    if getattr(policy, "kind", None) == "search":
+        import numba
+        k = 2 * numba.get_num_threads()
+        return k, k
+    return FIRST_CHUNK[engine], 1
+
+
 def header(policy, engine, seed, options, summary_only=False, cards=None) -> str:
     """The run's first lines: policy, engine, seed, options, and every policy parameter."""
     names = getattr(policy, "param_names", ())
@@ -36,10 +46,11 @@ def header(policy, engine, seed, options, summary_only=False, cards=None) -> str
                f"\n  cards edited [{cards.hash}]: {cards.describe()}"))
 
 
-def play_chunks(games, play, first, bar, task, flag):
+def play_chunks(games, play, first, bar, task, flag, smallest=1):
     """Yield ``play(first_game, n)`` for consecutive chunks of games 0..games-1 until done or
-    ``flag.stop``, as (games in the chunk, result); chunk sizes follow the measured rate."""
-    sizer = ChunkSizer(first)
+    ``flag.stop``, as (games in the chunk, result); chunk sizes follow the measured rate
+    (at least ``smallest`` games)."""
+    sizer = ChunkSizer(first, smallest=smallest)
     done = 0
     bar.start(task)
     while done < games and not flag.stop:
@@ -68,21 +79,23 @@ def level_summary(level, games, seed, policy, options, threads, bar, task, flag,
                             lambda: flag.stop)
         return summary_from(level, seed, 0, total)
     total = np.zeros(AGG_SIZE, np.int64)
+    first, smallest = first_chunk(policy, "fast")
     for _, agg in play_chunks(games, lambda first, k: summary_chunk(
-            level, seed, first, k, policy, options, threads, cards), FIRST_CHUNK["fast"], bar, task,
-            flag):
+            level, seed, first, k, policy, options, threads, cards), first, bar, task, flag,
+            smallest):
         total += agg
     return summary_from(level, seed, 0, total)
 
 
 def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
                    echo=print, quiet=False, cards=None, cluster=None,
-                   chunk=None):
+                   chunk=None, log_decisions=None):
     """Play ``games`` games per level; print the summary; write rows to ``out`` (Parquet).
     Ctrl-C stops after the current chunk: everything finished so far is kept, reported and
     written, then SimulationInterrupted is raised.  ``cards``: the card table (sim.cardtable;
     default the printed one); ``cluster``: a connected sim.lab.cluster.Cluster (chunks of
-    ``chunk`` games on Dask)."""
+    ``chunk`` games on Dask); ``log_decisions``: a .parquet path for a search policy's
+    decision log (``policy.with_log()``, sim.fast.search_api)."""
     from .cardtable import as_table
     cards = as_table(cards)
     if cluster is not None:                    # the workers compile or load the engine now
@@ -92,6 +105,8 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
         prepare_engine(policy, quiet, threads)  # StopFlag: Ctrl-C while compiling interrupts
     else:                                      # at once
         prepare_reference(policy, quiet)
+    if getattr(policy, "log", None):           # the warm-up game is not one of the run's
+        policy.log.clear()
     with StopFlag() as flag:
         echo(header(policy, engine, seed, options, summary_only, cards))
         with Bar(quiet) as bar:
@@ -122,6 +137,14 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
                                         "options": options.as_dict(), "cards": cards.meta(),
                                         "interrupted": interrupted})
                 echo(f"wrote {len(df):,} rows to {out}")
+            if log_decisions is not None:
+                from .fast.search_api import concat_log
+                log = concat_log(policy.log)
+                write_parquet(log, log_decisions, {**policy.record(), "engine": engine,
+                                                   "seed": seed, "options": options.as_dict(),
+                                                   "cards": cards.meta(),
+                                                   "interrupted": interrupted})
+                echo(f"wrote {len(log):,} searched decisions to {log_decisions}")
     if interrupted:
         raise SimulationInterrupted(done)
     return df
@@ -161,8 +184,8 @@ def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, fla
             chunks = _cluster_parts(level, games, seed, policy, options, cluster, chunk, bar,
                                     tasks[level], flag, cards)
         else:
-            chunks = play_chunks(games, play(level), FIRST_CHUNK[engine], bar, tasks[level],
-                                 flag)
+            first, smallest = first_chunk(policy, engine)
+            chunks = play_chunks(games, play(level), first, bar, tasks[level], flag, smallest)
         for k, part in chunks:
             parts.append(part)
             done += k

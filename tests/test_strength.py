@@ -64,3 +64,21 @@ def test_bad_arguments(strength, tmp_path, capsys, args, message):
     assert strength.main([*args, "--cache", str(tmp_path / "c")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and message in err and len(err.splitlines()) == 1
+
+
+def test_games_of_a_compare_file_are_reused(strength, tmp_path, capsys):
+    """--paired: the games of friday compare --out are taken, not played again."""
+    from sim.lab import play_paired, write_paired
+    paired = play_paired(["cull-green", "expert"], [1], 120, 1)
+    write_paired(paired, tmp_path / "p.parquet")
+    args = ["--games", "120", "--chunk", "60", "--policies", "cull-green,expert", "--level",
+            "1", "--cache", str(tmp_path / "c"), "--paired", str(tmp_path / "p.parquet")]
+    assert strength.main(args) == 0
+    captured = capsys.readouterr()
+    assert "level 1 expert: games 0..119 taken from" in captured.err
+    assert ": games 0..59 in" not in captured.err                  # nothing played again
+    wins = int(paired["cull-green:won"].sum())
+    assert f"| cull-green | 120 | {wins / 120:.2%} |" in captured.out
+    assert strength.main([*args[:-1], str(tmp_path / "none.parquet")]) == 2
+    assert strength.main([*args, "--seed", "2"]) == 2
+    assert "another seed" in capsys.readouterr().err

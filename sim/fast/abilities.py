@@ -5,6 +5,7 @@ card whose ability it is, ``via`` the copy card or -1.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim import cards as C
@@ -21,6 +22,8 @@ from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_FIGHT, P
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
+# np.int64, not int: Numba compiles a function once per distinct int literal argument
+_0, _R_ABILITY, _R_EXCHANGE = np.int64(0), np.int64(R_ABILITY), np.int64(R_EXCHANGE)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -33,7 +36,7 @@ def face_up(obs, c):
     return (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def leave_fight(S, P, obs, card):
     """Take a face-up card out of the fight (R5.8, R5.9); True if it was a left card.  Its
     doubled flag goes with it; the caller sets its new zone."""
@@ -125,7 +128,7 @@ def ability_usable(S, P, obs, T, L, card):
     if obs[_FLAGS + card] != 0 and (obs[_FLAGS + card] & (O.F_USED | O.F_FACE_DOWN)) != 0:
         return False
     if ab == C.AB_COPY:
-        return fill_copy_targets(S, P, obs, T, L, card, 0, True) > 0
+        return fill_copy_targets(S, P, obs, T, L, card, _0, np.bool_(True)) > 0
     return available_basic(S, P, obs, ab, card)
 
 
@@ -140,7 +143,7 @@ def wait_target(gp, optional):
         L[0] = A_DONE
         start = 1
     n = fill_targets(S, P, obs, L, S[S_PEND_AB], S[S_PEND_CARD], start)
-    return wait_for(S, P, obs, T, O.PH_TARGET, RP_TARGET, start + n)
+    return wait_for(S, RP_TARGET, start + n)
 
 
 @njit(cache=True, _nrt=False)
@@ -153,9 +156,9 @@ def use_start(gp, card):
     if ab == C.AB_COPY:                                                  # R5.5
         S[S_PEND_CARD] = card
         S[S_PEND_AB] = ab
-        n = fill_copy_targets(S, P, obs, T, L, card, 0, False)
-        return wait_for(S, P, obs, T, O.PH_TARGET, RP_COPY_SOURCE, n)
-    return perform_start(gp, ab, card, card, -1)
+        n = fill_copy_targets(S, P, obs, T, L, card, _0, np.bool_(False))
+        return wait_for(S, RP_COPY_SOURCE, n)
+    return perform_start(gp, ab, card, card, np.int64(-1))
 
 
 @njit(cache=True, _nrt=False)
@@ -187,18 +190,18 @@ def perform_start(gp, ab, actor, source, via):
             ev4(S, E, EV_LIFE, gained, S[S_LIFE], LR_ABILITY, 0)
     elif ab == C.AB_DRAW1 or ab == C.AB_DRAW2:                           # R5.2
         ev_ability(S, E, source, ab, -1, via, -1)
-        if draw_into_fight(S, P, obs, E, R, T, False, R_ABILITY, 0) < 0:
+        if draw_into_fight(gp, np.bool_(False), _R_ABILITY, _0) < 0:
             return K_ABILITY_DONE
         if ab == C.AB_DRAW2 and can_draw(S):
-            return wait_more(S, P, obs, T, L, RP_MORE_DRAW2)
+            return wait_more(S, L, RP_MORE_DRAW2)
     elif ab == C.AB_DESTROY or ab == C.AB_DOUBLE or ab == C.AB_BELOW_PILE:   # R5.3, R5.4, R5.9
-        return wait_target(gp, False)
+        return wait_target(gp, np.bool_(False))
     elif ab == C.AB_STEP_MINUS1:                                         # R5.7
         ev_ability(S, E, source, ab, -1, via, -1)
         S[S_STEP_MINUS] += 1
     elif ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2:                   # R5.8
         S[S_AB_K] = 0
-        return wait_target(gp, False)
+        return wait_target(gp, np.bool_(False))
     elif ab == C.AB_SORT3:                                               # R5.6
         S[S_SORT_EV] = ev_ability(S, E, source, C.AB_SORT3, -1, via, -1)
         S[S_SORT_N] = 0
@@ -223,11 +226,11 @@ def target_act(gp, a):
         obs[_ZONE + t] = O.Z_ROBINSON_DISCARD
         S[CNT + P_RDISC] += 1
         deck_in(obs, T, t, False)
-        if draw_into_fight(S, P, obs, E, R, T, left, R_EXCHANGE, 0) < 0:
+        if draw_into_fight(gp, left, _R_EXCHANGE, _0) < 0:
             return K_ABILITY_DONE
         S[S_AB_K] += 1
         if ab == C.AB_EXCHANGE2 and S[S_AB_K] < 2:
-            return wait_target(gp, True)
+            return wait_target(gp, np.bool_(True))
     else:                                                                # R5.9 below_pile
         if S[CNT + P_RSTACK] == 0:
             # reshuffle before the target leaves (as the reference): a loss by old age here
@@ -245,7 +248,7 @@ def target_act(gp, a):
         obs[_ZONE + t] = O.Z_ROBINSON_STACK
         deck_in(obs, T, t, True)
         if left:
-            return wait_more(S, P, obs, T, L, RP_MORE_BELOW)
+            return wait_more(S, L, RP_MORE_BELOW)
     return K_ABILITY_DONE
 
 
@@ -254,7 +257,7 @@ def more_act(gp, a, left, reason):
     """``more``: the second draw_plus2 card (R5.2) / the below_pile replacement (R5.9)."""
     if a == A_MORE:
         S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
-        draw_into_fight(S, P, obs, E, field(gp, G_R), field(gp, G_T), left, reason, 0)
+        draw_into_fight(gp, left, reason, _0)
     return K_ABILITY_DONE
 
 
@@ -267,7 +270,7 @@ def sort_take_next(gp):
     if S[CNT + P_SORT] < 3 and can_draw(S):
         L[0] = A_DONE
         L[1] = A_MORE
-        return wait_for(S, P, obs, T, O.PH_SORT_TAKE, RP_SORT_TAKE, 2)
+        return wait_for(S, RP_SORT_TAKE, 2)
     return sort_discard_next(gp)
 
 
@@ -295,7 +298,7 @@ def sort_discard_next(gp):
     if nh > 0:
         L[0] = A_DONE
         _sorted_hand(S, P, L, A_DISCARD)
-        return wait_for(S, P, obs, T, O.PH_SORT_DISCARD, RP_SORT_DISCARD, 1 + nh)
+        return wait_for(S, RP_SORT_DISCARD, 1 + nh)
     return sort_order_next(gp)
 
 
@@ -329,7 +332,7 @@ def sort_order_next(gp):
         norder = S[S_SORT_N]
         if norder < nh - 1:
             m = _sorted_rest(S, P, L, norder)
-            return wait_for(S, P, obs, T, O.PH_SORT_ORDER, RP_SORT_ORDER, m)
+            return wait_for(S, RP_SORT_ORDER, m)
         for i in range(nh):
             if not _chosen(S, norder, P[P_SORT, i]):
                 S[S_ORD0 + norder] = P[P_SORT, i]

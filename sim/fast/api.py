@@ -174,7 +174,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
         DOBS = np.zeros((1, 1), np.int64)
         DLEG = np.zeros((1, 1), np.int64)
     D = _deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
-    runner.entry("single")(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
+    _entry(policy if actions is None else None, "single")(fn, S, P, obs, L, E, SCR, _table(cards),
+                                                          R, PR, prm, DOBS, DLEG, D)
     err = int(S[S_ERR])
     if err == ERR_ILLEGAL:
         if actions is not None and int(S[S_ERR_ACTION]) == -1:
@@ -204,6 +205,13 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     return out
 
 
+def _entry(policy, name: str):
+    """The runner's entry point ``name``, or the policy's own (a search player:
+    policies.search, sim.fast.search), which takes the same arguments."""
+    own = getattr(policy, f"{name}_entry", None)
+    return own() if own is not None else runner.entry(name)
+
+
 def _n_blocks(n_games: int) -> int:
     threads = numba.get_num_threads()
     return max(1, min(n_games, threads * 16, max(1, n_games // 64)))
@@ -217,7 +225,7 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     out = np.zeros((int(n_games), N_ROW), np.int64)
     if n_games > 0:
         aggs = np.zeros((_n_blocks(int(n_games)), runner.AGG_SIZE), np.int64)
-        runner.entry("batch")(policy_function(policy), _table(cards),
+        _entry(policy, "batch")(policy_function(policy), _table(cards),
                               np.ascontiguousarray(policy.params, dtype=np.float64), level,
                               int(seed), int(first_game), int(n_games), _opts(options), out,
                               aggs)
@@ -248,7 +256,7 @@ def summary_chunk(level, seed, first_game, n_games, policy, options=None, thread
     _set_threads(threads)
     R = runner
     aggs = np.zeros((_n_blocks(int(n_games)), R.AGG_SIZE), np.int64)
-    R.entry("batch")(policy_function(policy), _table(cards),
+    _entry(policy, "batch")(policy_function(policy), _table(cards),
                      np.ascontiguousarray(policy.params, dtype=np.float64), level, int(seed),
                      int(first_game), int(n_games), _opts(options), np.zeros((1, 1), np.int64),
                      aggs)
@@ -306,7 +314,10 @@ def engine_cached(policy) -> tuple[bool, bool]:
     an entry for the current sources.  ``sim.numba_cache`` has already deleted stale files."""
     from sim.numba_cache import has_cached_code
     decide = getattr(policy, "decide", policy)
-    return has_cached_code(runner._batch_py), has_cached_code(getattr(decide, "py_func", decide))
+    entry = getattr(policy, "entry_py", None)
+    engine = has_cached_code(entry) if entry is not None else \
+        has_cached_code(runner._batch_py) and has_cached_code(runner._block_py)
+    return engine, has_cached_code(getattr(decide, "py_func", decide))
 
 
 def prepare(policy, threads=None):
@@ -314,7 +325,7 @@ def prepare(policy, threads=None):
     the policy, and Numba's threads (one game, whose result and errors are ignored: the
     real games report their own)."""
     _set_threads(threads)
-    runner.entry("batch")(policy_function(policy), _T,
+    _entry(policy, "batch")(policy_function(policy), _T,
                           np.ascontiguousarray(policy.params, dtype=np.float64), 1, 0, 0, 1,
                           _opts(None), np.zeros((1, 1), np.int64),
                           np.zeros((1, runner.AGG_SIZE), np.int64))

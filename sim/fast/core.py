@@ -1,8 +1,9 @@
 """Piles, shuffles, trace events, decisions, life, drawing and reshuffling (R4.2, R4.10, R7).
 
 Small helpers take the arrays they need.  A rule step that reaches a decision writes the legal
-actions into L and calls ``wait_for`` (the game then waits there, sim.fast.machine).  Nothing
-raises: anything that can end the game sets ``S[S_OVER]`` and the caller returns at once.
+actions into L and calls ``wait_for`` (the game then waits there; sim.fast.machine syncs the
+observation once it stops).  Nothing raises: anything that can end the game sets ``S[S_OVER]``
+and the caller returns at once.
 """
 from __future__ import annotations
 
@@ -14,13 +15,15 @@ from sim.cards import AB_AGING_STOP
 from sim.rng import nb_below
 from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE
 from sim.cards import PA_EXTRA_COSTS_2
-from .layout import (K_DECISION, S_RESUME, S_NLEGAL, S_KB, CNT,
+from .layout import (K_DECISION, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD,
+                     RP_MORE_BELOW, RP_MORE_DRAW2, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
+                     RP_TARGET, S_RESUME, S_NLEGAL, S_KB, CNT,
                      P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC, S_LIFE,
                      S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT,
                      S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET,
                      S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY,
                      T_PABILITY, T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
-                     ERR_TRACE_FULL)
+                     ERR_TRACE_FULL, field, G_E, G_OBS, G_P, G_R, G_S, G_T)
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -62,7 +65,7 @@ def remove_at(S, P, pile, i):
     S[CNT + pile] = n - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def fight_insert(S, P, card):
     """The fight pile is kept sorted by id (R4.5 lists, legal actions ascending)."""
     n = S[CNT + P_FIGHT]
@@ -83,7 +86,7 @@ def fight_remove(S, P, card):
             return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def in_pile(S, P, pile, card):
     for i in range(S[CNT + pile]):
         if P[pile, i] == card:
@@ -92,7 +95,7 @@ def in_pile(S, P, pile, card):
 
 
 # --- Robinson's deck: the derived counts of the observation (sim.observation) ---------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def deck_in(obs, T, card, stack):
     """``card`` joins robinson_stack (``stack``) or robinson_discard."""
     v = T[T_VALUE, card]
@@ -113,7 +116,7 @@ def stack_out(obs, T, card):
 
 
 # --- trace ---------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def ev_room(S, E, need):
     """True if the trace is on and has room for ``need`` more slots."""
     if S[S_TRACE] == 0:
@@ -191,7 +194,9 @@ def paid_cost(S, T):
 
 @njit(cache=True, _nrt=False, inline='always')
 def sync_obs(S, P, obs, T, phase):
-    """The scalars of the observation (zones and flags are kept up to date as things move)."""
+    """The scalars of the observation (zones and flags are kept up to date as things move).
+    Inlined where the game stops at a decision (sim.fast.machine.carry_on); ``sync_now`` is
+    the same, called."""
     obs[O.O_PHASE] = phase
     obs[O.O_STEP] = S[S_STEP]
     obs[O.O_LIFE] = S[S_LIFE]
@@ -229,22 +234,49 @@ def sync_obs(S, P, obs, T, phase):
     obs[O.O_N_FIGHT] = nf
 
 
+@njit(cache=True, _nrt=False)
+def sync_now(S, P, obs, T, phase):
+    sync_obs(S, P, obs, T, phase)
+
+
 @njit(cache=True, _nrt=False, inline='always')
-def wait_for(S, P, obs, T, phase, resume, n):
-    """Stop at a decision: the legal actions are L[:n] (already written), the observation is
-    synced for ``phase``; ``step`` resumes at ``resume`` (layout RP_*)."""
+def wait_for(S, resume, n):
+    """Stop at a decision: the legal actions are L[:n] (already written); ``step`` resumes at
+    ``resume`` (layout RP_*).  The observation is synced once the game stops there
+    (sim.fast.machine.carry_on, ``sync_obs`` for the phase of ``resume``)."""
     S[S_RESUME] = resume
     S[S_NLEGAL] = n
-    sync_obs(S, P, obs, T, phase)
     return K_DECISION
 
 
 @njit(cache=True, _nrt=False)
-def wait_more(S, P, obs, T, L, resume):
+def phase_of(resume):
+    """The observation phase (sim.observation PH_*) of the decision at a resume point."""
+    if resume == RP_FIGHT:
+        return O.PH_FIGHT
+    if resume == RP_HAZARD:
+        return O.PH_HAZARD
+    if resume == RP_TARGET or resume == RP_COPY_SOURCE:
+        return O.PH_TARGET
+    if resume == RP_MORE_DRAW2 or resume == RP_MORE_BELOW:
+        return O.PH_MORE
+    if resume == RP_DESTROY:
+        return O.PH_DESTROY
+    if resume == RP_SORT_TAKE:
+        return O.PH_SORT_TAKE
+    if resume == RP_SORT_DISCARD:
+        return O.PH_SORT_DISCARD
+    if resume == RP_SORT_ORDER:
+        return O.PH_SORT_ORDER
+    return O.PH_PIRATE                                                   # RP_PIRATE
+
+
+@njit(cache=True, _nrt=False)
+def wait_more(S, L, resume):
     """A done/more decision (R5.2, R5.6, R5.9)."""
     L[0] = A_DONE
     L[1] = A_MORE
-    return wait_for(S, P, obs, T, O.PH_MORE, resume, 2)
+    return wait_for(S, resume, 2)
 
 
 # --- life (R4.10, R5.1) ----------------------------------------------------------------------
@@ -255,7 +287,8 @@ def pay_life(S, E, amount, reason):
     paid = amount if amount < life else life
     S[S_LIFE] = life - paid
     if paid > 0:
-        ev4(S, E, EV_LIFE, -paid, S[S_LIFE], reason, 0)
+        if S[S_TRACE] != 0:                  # (no call when not tracing: a hot path)
+            ev4(S, E, EV_LIFE, -paid, S[S_LIFE], reason, 0)
     if paid < amount:
         S[S_OVER] = 1
         S[S_CAUSE] = CAUSE_NO_LIFE
@@ -305,7 +338,7 @@ def reshuffle(S, P, obs, E, R, T):
         ev_pile(S, P, E, P_RSTACK)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def take_top(S, P, obs, E, R, T):
     """Take the top Robinson card, reshuffling first if the stack is empty (R7.1); -1 if the
     game ended."""
@@ -324,15 +357,19 @@ def take_top(S, P, obs, E, R, T):
 
 
 @njit(cache=True, _nrt=False)
-def draw_into_fight(S, P, obs, E, R, T, left, reason, cost):
-    """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10)."""
+def draw_into_fight(gp, left, reason, cost):
+    """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10).
+    (It takes the state pointer: a hot call, cheap with one argument instead of six arrays.)"""
+    S, P, obs, E, R, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E), \
+        field(gp, G_R), field(gp, G_T)
     card = take_top(S, P, obs, E, R, T)
     if card < 0:
         return -1
     fight_insert(S, P, card)
     obs[_ZONE + card] = O.Z_FIGHT_LEFT if left else O.Z_FIGHT_RIGHT
     S[S_CARDS_DRAWN] += 1
-    ev4(S, E, EV_DRAW, card, 0 if left else 1, cost, reason)
-    if left and T[T_ABILITY, card] == AB_AGING_STOP:                      # R6.4
-        ev_ability(S, E, card, AB_AGING_STOP, -1, -1, -1)
+    if S[S_TRACE] != 0:                      # (no call when not tracing: a hot path)
+        ev4(S, E, EV_DRAW, card, 0 if left else 1, cost, reason)
+        if left and T[T_ABILITY, card] == AB_AGING_STOP:                  # R6.4
+            ev_ability(S, E, card, AB_AGING_STOP, -1, -1, -1)
     return card

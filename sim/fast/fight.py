@@ -1,6 +1,7 @@
 """The fight (R4, R6, R9.3-R9.5): totals, legal actions, each fight decision and the end."""
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim import cards as C
@@ -8,11 +9,11 @@ from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_start
-from .core import (sync_obs, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
+from .core import (sync_now, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
                    free_open, in_pile, paid_cost, pay_life, push, wait_for)
 from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_RESUME, S_NLEGAL,
-                     S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT,
+                     S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_TRACE,
                      P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED, S_CARDS_DRAWN, S_CAUSE,
                      S_DBUDGET, S_DESTROYED, S_EPOS, S_FL, S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE,
                      S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE, S_NZERO, S_OPP, S_OPT_COUNTS,
@@ -23,6 +24,8 @@ from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_B
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
+# np.int64, not int: Numba compiles a function once per distinct int literal argument
+_0, _R_FREE, _R_PAID = np.int64(0), np.int64(R_FREE), np.int64(R_PAID)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -119,15 +122,14 @@ def effective_value(S, T):
 
 @njit(cache=True, _nrt=False, inline='always')
 def fight_actions(S, P, obs, T, L, SCR):
-    """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number.  The
-    observation must be synced (free_open and paid_cost are read from it)."""
+    """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number."""
     n = 0
     cd = can_draw(S)
     if S[S_CARDS_DRAWN] > 0 or not cd:                                   # R4.4
         if S[S_IS_PIRATE] == 0 or fight_total(S, P, obs, T, SCR) >= S[S_FVALUE]:   # R9.3
             L[n] = A_END
             n += 1
-    if cd and obs[O.O_FREE_OPEN]:
+    if cd and free_open(S, P, obs, T):
         L[n] = A_DRAW
         n += 1
     if cd and S[S_LIFE] > 0:            # R4.3; R9.5: 1 life may buy a 2-life card (R4.10)
@@ -178,7 +180,8 @@ def fight_begin(gp, opp, is_pirate):
     S[CNT + P_FIGHT] = 0
     S[CNT + P_BUDGET] = 0
     obs[_ZONE + opp] = O.Z_OPPONENT
-    ev4(S, E, EV_FIGHT_START, opp, 1 if is_pirate else 0, free, value)
+    if S[S_TRACE] != 0:
+        ev4(S, E, EV_FIGHT_START, opp, 1 if is_pirate else 0, free, value)
     return K_FIGHT
 
 
@@ -187,33 +190,32 @@ def fight_decision(gp):
     """R4.2-R4.6: wait for the next fight action; none legal (R9.4) ends the game."""
     S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
     SCR, T = field(gp, G_SCR), field(gp, G_T)
-    sync_obs(S, P, obs, T, O.PH_FIGHT)
     n = fight_actions(S, P, obs, T, L, SCR)
     if n == 0:                                                           # R9.4
+        sync_now(S, P, obs, T, O.PH_FIGHT)          # the last observation, as at a decision
         S[S_OVER] = 1
         S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
             else CAUSE_NO_CARDS
         return K_DECISION
-    S[S_RESUME] = RP_FIGHT
-    S[S_NLEGAL] = n
-    return K_DECISION
+    return wait_for(S, RP_FIGHT, n)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def fight_act(gp, a):
-    """A fight action (R4.2, R4.3, R4.5, R4.6)."""
+    """A fight action (R4.2, R4.3, R4.5, R4.6).  Inlined into machine._step (the most
+    frequent decision)."""
     if a == A_END:
         return end_fight_start(gp)
     S, P, obs, E, R, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E), \
         field(gp, G_R), field(gp, G_T)
     if a == A_DRAW:
         S[S_FREE_LEFT] -= 1
-        draw_into_fight(S, P, obs, E, R, T, True, R_FREE, 0)
+        draw_into_fight(gp, np.bool_(True), _R_FREE, _0)
     elif a == A_PAY:
         if free_open(S, P, obs, T):
             S[S_FREE_CLOSED] = 1                                         # R4.3 by choice
         cost = paid_cost(S, T)
-        if draw_into_fight(S, P, obs, E, R, T, False, R_PAID, cost) >= 0:
+        if draw_into_fight(gp, np.bool_(False), _R_PAID, cost) >= 0:
             pay_life(S, E, cost, LR_PAID_DRAW)
     else:
         return use_start(gp, a - A_USE)
@@ -237,7 +239,7 @@ def destroy_decision(gp):
     if n == 1:
         S[S_DBUDGET] = 0
         return end_fight_finish(gp)
-    return wait_for(S, P, obs, T, O.PH_DESTROY, RP_DESTROY, n)
+    return wait_for(S, RP_DESTROY, n)
 
 
 @njit(cache=True, _nrt=False)

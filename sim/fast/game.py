@@ -9,7 +9,6 @@ from sim import observation as O
 from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
 from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
-from .cardblock import fill_card_block
 from .core import deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice, wait_for
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
@@ -46,8 +45,10 @@ def alloc_state():
 
 @njit(cache=True, _nrt=False)
 def reset(S, P, obs, level, opts, trace, debug):
+    """A state ready for set_up.  The observation's card-table block (obs[CT:]) is kept: it
+    depends on the table only, and is filled once per state (cardblock.fill_card_block)."""
     S[:] = 0
-    obs[:] = 0
+    obs[:O.CT] = 0
     S[S_LEVEL] = level
     S[S_OPT_CONT], S[S_OPT_STACKS], S[S_OPT_COUNTS] = opts[0], opts[1], opts[2]
     S[S_TRACE] = trace
@@ -60,7 +61,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.O_OPT_OLD_AGE_CONTINUE] = opts[0]
     obs[O.O_OPT_STEP_MINUS1_STACKS] = opts[1]
     obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] = opts[2]
-    obs[O.FIGHT_LIST:] = -1
+    obs[O.FIGHT_LIST:O.CT] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -130,7 +131,6 @@ def set_up(gp, D):
         deck_in(obs, T, P[P_RSTACK, i], True)
     obs[O.O_PIRATE_1] = P[P_PIRATES, 0]
     obs[O.O_PIRATE_2] = P[P_PIRATES, 1]
-    fill_card_block(obs, T)
     if ev_room(S, E, 100):
         p = S[S_EPOS]
         E[p] = EV_SETUP
@@ -179,7 +179,7 @@ def next_turn(gp):
     S = field(gp, G_S)
     while S[CNT + P_HSTACK] == 0:
         if S[S_STEP] == RED:
-            start_step(gp, PIRATES)
+            start_step(gp, np.int64(PIRATES))
             return pirate_decision(gp)
         start_step(gp, S[S_STEP] + 1)
     return hazard_turn(gp)
@@ -207,7 +207,7 @@ def hazard_turn(gp):
     else:
         L[0] = A_FIGHT + min(c0, c1)
         L[1] = A_FIGHT + max(c0, c1)
-    return wait_for(S, P, obs, field(gp, G_T), O.PH_HAZARD, RP_HAZARD, 2)
+    return wait_for(S, RP_HAZARD, 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -242,7 +242,7 @@ def pirate_decision(gp):
     p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
     L[0] = A_PIRATE + min(p1, p2)
     L[1] = A_PIRATE + max(p1, p2)
-    return wait_for(S, P, obs, field(gp, G_T), O.PH_PIRATE, RP_PIRATE, 2)
+    return wait_for(S, RP_PIRATE, 2)
 
 
 @njit(cache=True, _nrt=False)
@@ -274,7 +274,7 @@ def after_fight(gp):
     if S[S_IS_PIRATE]:
         nxt = S[S_PIRATE_NEXT]
         if nxt >= 0:
-            return pirate_fight(gp, nxt, -1)
+            return pirate_fight(gp, nxt, np.int64(-1))
         S[S_WON] = 1
         S[S_CAUSE] = CAUSE_WON                                          # R10.1
         S[S_OVER] = 1

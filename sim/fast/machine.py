@@ -8,9 +8,20 @@ ended, ``S[S_ENDED]``): ``observe`` gives the observation and the legal actions 
 ``step(gp, action)`` plays the action and carries the game on to the next decision, resolving
 chance (draws, reshuffles) from the game's own stream ``R`` inside.  Every function takes ``gp =
 address_of(g)`` and allocates nothing, so jitted code (a search) can call them in a loop.
+
+Compile time: Numba re-optimizes every function together with all its callees (linked in),
+and inlines an ``inline='always'`` function anew (slowly) at each call site.  So the engine
+is not built in layers that each link it again, and only the hot small helpers of the decision
+loop are inlined (LLVM does not inline Numba functions that take arrays), each at one or a few
+sites: ``carry_on`` holds the fight decision and the observation sync once, and the bodies of
+``start``, ``step`` and ``play_out`` (``_start``, ``_step``, ``_play_out``) are inlined into
+the batch and single-game entry points (sim.fast.runner), which link the engine once.  Those
+bodies are for callers compiled without reference counting (``_nrt=False``) only: an inlined
+``field`` would be released by a counting caller.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim import observation as O
@@ -21,29 +32,32 @@ from .abilities import (copy_act, more_act, sort_discard_act, sort_order_act, so
 from .fight import destroy_act, fight_act, fight_decision
 from .game import (after_fight, finish, hazard_act, next_turn, pirate_act, reset, set_up,
                    stream_start)
-from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_PRM, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
+from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_PRM, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, K_TURN, P_AGING, P_HSTACK,
                      P_RSTACK, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD, RP_MORE_BELOW,
                      RP_MORE_DRAW2, RP_PIRATE, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
                      RP_TARGET, R_ABILITY, R_REPLACE, S_DECISIONS, S_ENDED, S_EPOS, S_ERR,
                      S_DEBUG, S_ERR_ACTION, S_ERR_PHASE, S_KB, S_KT, S_NDEC, S_NLEGAL, S_OVER, S_PEND_AB,
-                     S_PEND_CARD, S_RESUME, S_TRACE)
-from .core import shuffle_slice
+                     S_PEND_CARD, S_RESUME, S_SORT_EV, S_TRACE)
+from .cardblock import fill_card_block
+from .core import phase_of, shuffle_slice, sync_obs
 
 _ZONE = O.ZONE
 FIRST_DIFFICULT = AGING_DIFFICULT_IDS[0]
 FIRST_HAZARD = HAZARD_IDS[0]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False)
 def carry_on(gp, k):
-    """Follow the continuation ``k`` of a rule step to the next decision or the game's end."""
+    """Follow the continuation ``k`` of a rule step to the next decision (and sync the
+    observation for it, once) or to the game's end."""
     S = field(gp, G_S)
     while True:
         if S[S_OVER] != 0:
             finish(gp)
             return
         if k == K_DECISION:
+            sync_obs(S, field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase_of(S[S_RESUME]))
             return
         if k == K_ABILITY_DONE:
             S[S_PEND_CARD] = -1
@@ -57,11 +71,19 @@ def carry_on(gp, k):
             k = next_turn(gp)
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def _start(gp, D):
+    set_up(gp, D)
+    carry_on(gp, np.int64(K_TURN))          # a plain int64: one compiled carry_on
+
+
 @njit(cache=True, _nrt=False)
 def start(gp, D):
-    """R2 on a reset state whose streams are set: set up and wait at the first decision."""
-    set_up(gp, D)
-    carry_on(gp, K_TURN)
+    """R2 on a reset state whose streams are set: set up and wait at the first decision (the
+    observation's card-table block is filled here too; the batch runner, playing many games
+    on one state, fills it once and calls ``_start``)."""
+    fill_card_block(field(gp, G_OBS), field(gp, G_T))
+    _start(gp, D)
 
 
 @njit(cache=True, _nrt=False)
@@ -71,9 +93,10 @@ def new_game(gp, level, seed, game, opts, D):
     (``S_TRACE``) and decision record (``S_DEBUG``) flags are kept from the state."""
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
     reset(S, P, obs, level, opts, S[S_TRACE], S[S_DEBUG])
+    fill_card_block(obs, field(gp, G_T))
     field(gp, G_R)[0] = stream_start(seed, game, 0)
     field(gp, G_PR)[0] = stream_start(seed, game, 1)
-    start(gp, D)
+    _start(gp, D)
 
 
 @njit(cache=True, _nrt=False)
@@ -97,6 +120,11 @@ def step(gp, action):
     """Play ``action`` at the decision the game waits for and carry the game on to the next
     decision (or its end).  An illegal action ends the game with an error (S_ERR); a step
     after the end does nothing."""
+    _step(gp, action)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _step(gp, action):
     S = field(gp, G_S)
     if S[S_ENDED] != 0:
         return
@@ -125,10 +153,9 @@ def step(gp, action):
         k = sort_order_act(gp, action)
     elif rp == RP_COPY_SOURCE:
         k = copy_act(gp, action)
-    elif rp == RP_MORE_DRAW2:
-        k = more_act(gp, action, False, R_ABILITY)
-    elif rp == RP_MORE_BELOW:
-        k = more_act(gp, action, True, R_REPLACE)
+    elif rp == RP_MORE_DRAW2 or rp == RP_MORE_BELOW:
+        below = rp == RP_MORE_BELOW
+        k = more_act(gp, action, below, R_REPLACE if below else R_ABILITY)
     else:                                                                # RP_PIRATE
         k = pirate_act(gp, action)
     carry_on(gp, k)
@@ -138,6 +165,11 @@ def step(gp, action):
 def play_out(gp, f):
     """The batch loop: observe, ask the policy ``f`` (layout.POLICY_SIG), step, to the end.
     With S_DEBUG every decision's observation and legal actions are recorded (DOBS, DLEG)."""
+    _play_out(gp, f)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _play_out(gp, f):
     S, obs, L, PR, prm = field(gp, G_S), field(gp, G_OBS), field(gp, G_L), field(gp, G_PR), \
         field(gp, G_PRM)
     while S[S_ENDED] == 0:
@@ -147,7 +179,7 @@ def play_out(gp, f):
             S[S_OVER] = 1
             finish(gp)
             return
-        step(gp, f(obs, L, n, prm, PR))
+        _step(gp, f(obs, L, n, prm, PR))
 
 
 @njit(cache=True, _nrt=False)
@@ -192,7 +224,8 @@ def clone_into(src, dst):
     E0, E1 = field(src, G_E), field(dst, G_E)
     if S0[S_TRACE] != 0:
         if E1.shape[0] < S0[S_EPOS] + 1:
-            S1[S_TRACE] = 0                         # no room: the copy does not trace
+            S1[S_TRACE] = 0                         # no room: the copy does not trace,
+            S1[S_SORT_EV] = -1                      # nor fills a pending sort3 event
         else:
             for i in range(S0[S_EPOS]):
                 E1[i] = E0[i]

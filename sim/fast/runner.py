@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
+from .cardblock import fill_card_block
 from .game import alloc_state, reset, stream_start, write_row
-from .machine import new_game, play_out, resample_hidden, start as start_game, step
+from .machine import _play_out, _start, new_game, resample_hidden, step
 from .layout import (address_of, A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE,
                      SCR_SIZE, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_GAME)
@@ -42,7 +43,7 @@ def keep_alive(*arrays):
     return None
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _aggregate(row, agg):
     agg[G_GAMES] += 1
     won = row[K_WON]
@@ -84,45 +85,40 @@ def _aggregate(row, agg):
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
     """One game on a reset state whose streams are set (sim.fast.api.play_fast)."""
     gp = address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG))
-    start_game(gp, D)
-    play_out(gp, f)
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D)
+    fill_card_block(obs, T)
+    _start(gp, D)
+    _play_out(gp, f)
 
 
-def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary):
-    """Games first_game+start .. first_game+stop-1 on one state (allocated once).  The
-    parameters are copied per block: a policy compiled with reference counting (one that
-    allocates, see sim.fast.policy_function) then counts on its thread's own copy."""
-    prm = prm.copy()
-    S, P, obs = alloc_state()
-    L = np.zeros(L_SIZE, np.int64)
-    E = np.zeros(1, np.int64)
-    SCR = np.zeros(SCR_SIZE, np.int64)
-    R = np.zeros(1, np.uint64)
-    PR = np.zeros(1, np.uint64)
-    DOBS = np.zeros((1, 1), np.int64)
-    DLEG = np.zeros((1, 1), np.int64)
-    D = np.zeros((1, 1), np.int64)
-    row = np.zeros(N_ROW, np.int64)
+def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary,
+              S, P, obs, L, E, SCR, R, PR, DOBS, DLEG, D, row):
+    """Games first_game+start .. first_game+stop-1 on one state (allocated by the caller,
+    once per block: this function, compiled without reference counting, allocates
+    nothing)."""
     gp = address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG))
+    fill_card_block(obs, T)                     # once: reset keeps it
     for i in range(start, stop):
         game = first_game + i
         reset(S, P, obs, level, opts, 0, 0)
         R[0] = stream_start(seed, game, 0)
         PR[0] = stream_start(seed, game, 1)
-        start_game(gp, D)
-        play_out(gp, f)
+        _start(gp, D)
+        _play_out(gp, f)
         if summary:
             write_row(S, P, row, game)
             _aggregate(row, agg)
         else:
             write_row(S, P, out[i], game)
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D)
 
 
-def _batch_py(f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
+def _batch_py(block, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
     """prange over blocks of games; rows into ``out`` (n_games x N_ROW), or, when ``out`` has
-    one column, aggregates per block into ``aggs[block]`` (summary mode)."""
+    one column, aggregates per block into ``aggs[block]`` (summary mode).  ``block`` is
+    ``_block_py`` compiled on its own (BLOCK_TYPE, called through its address): this parallel
+    function and its outlined loop body then do not link in and re-optimize the engine.  Each
+    block gets its own state and its own copy of the parameters (a policy compiled with
+    reference counting, one that allocates, see sim.fast.policy_function, then counts on its
+    thread's own copy)."""
     n_blocks = aggs.shape[0]
     summary = out.shape[1] == 1
     for b in prange(n_blocks):
@@ -130,7 +126,12 @@ def _batch_py(f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
         stop = (b + 1) * n_games // n_blocks
         aggs[b, :] = 0
         aggs[b, G_FIRST_ERROR] = -1
-        block(f, T, prm, level, seed, first_game, start, stop, opts, out, aggs[b], summary)
+        S, P, obs = alloc_state()
+        block(f, T, prm.copy(), level, seed, first_game, np.int64(start), np.int64(stop), opts,
+              out, aggs[b], summary, S, P, obs, np.zeros(L_SIZE, np.int64),
+              np.zeros(1, np.int64), np.zeros(SCR_SIZE, np.int64), np.zeros(1, np.uint64),
+              np.zeros(1, np.uint64), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64),
+              np.zeros((1, 1), np.int64), np.zeros(N_ROW, np.int64))
 
 
 def _new_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, level, seed, game, opts):
@@ -153,9 +154,12 @@ def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
 _I = types.int64
 _SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
                          A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2)
-_BATCH_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2, A_I64_2)
-
-block = njit(cache=True)(_block_py)
+_BLOCK_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, _I, A_I64, A_I64_2, A_I64,
+                        types.boolean, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_U64, A_U64,
+                        A_I64_2, A_I64_2, A_I64_2, A_I64)
+BLOCK_TYPE = types.FunctionType(_BLOCK_SIG)
+_BATCH_SIG = types.void(BLOCK_TYPE, POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2,
+                        A_I64_2)
 _entries: dict = {}
 
 
@@ -165,12 +169,16 @@ def entry(name: str):
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
-            fn = njit(_SINGLE_SIG, cache=True)(_single_py)
+            fn = njit(_SINGLE_SIG, cache=True, _nrt=False)(_single_py)
         elif name in ("new", "step", "resample"):
             fn = njit(cache=True, _nrt=False)({"new": _new_py, "step": _step_py,
                                    "resample": _resample_py}[name])
         elif name == "batch":
-            fn = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
+            block = njit(_BLOCK_SIG, cache=True, _nrt=False)(_block_py)
+            batch = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
+
+            def fn(*args, _block=block, _batch=batch):
+                return _batch(_block, *args)
         else:
             raise KeyError(name)
         _entries[name] = fn

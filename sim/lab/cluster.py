@@ -133,8 +133,9 @@ def policy_wire(policy) -> dict:
     and the parameters it sets, or a policy file's source with the .py files beside it."""
     from policies import builtin_policies
     base = policy.base or policy.name
-    overrides = {k: float(v) for k, v in dict(policy.overrides).items()}
-    if base in builtin_policies():
+    overrides = {k: v if isinstance(v, str) else float(v)
+                 for k, v in dict(policy.overrides).items()}
+    if base in builtin_policies(search=True):
         return {"kind": "builtin", "name": base, "params": overrides}
     if not policy.source or not Path(policy.source).is_file():
         raise RuleError(f"policy {policy.name!r} cannot be sent to a cluster: name a built-in "

@@ -21,6 +21,7 @@ from .cluster import connected
 from .simulate import as_levels, as_options, check_games, check_seed
 
 CHUNK = _simulate.CHUNK       # games per policy and batch (a Ctrl-C keeps whole chunks)
+SEARCH_CHUNK = 32             # with a search policy (about a second per game)
 
 # per-game outcomes kept for each policy in the paired frame, with compact dtypes
 OUTCOMES = {"won": np.bool_, "score": np.int16, "cause": np.int8, "step": np.int8,
@@ -64,7 +65,8 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     levels, games, seed = as_levels(level), check_games(games), check_seed(seed)
     opts = as_options(options)
     labels = labels_for(pols)
-    chunk = int(chunk or CHUNK)
+    searching = any(getattr(p, "kind", None) == "search" for p in pols)
+    chunk = int(chunk or (SEARCH_CHUNK if searching else CHUNK))
     parts, done, total, interrupted = [], 0, games * len(levels), False
 
     def chunk_runs(lv):

@@ -1,0 +1,154 @@
+"""search: fair-information rollout search over a base policy (README "The search player").
+
+At each searched decision every legal action is tried on the same ``rollouts`` (K)
+continuations, each a copy of the game whose hidden orders (the Robinson, hazard and aging
+stacks, R1.4) are redrawn at random consistently with what the player knows, played out by
+the ``base`` policy; the base policy's own choice is kept unless another action wins at least
+``margin`` more of the K continuations.  It never reads the true hidden order.  The jitted
+core is sim.fast.search; this module is its Policy: parameters, checks, spec.
+
+Parameters: ``rollouts`` (K), ``margin`` (1..K), ``kinds`` (the decision kinds searched,
+``+``-separated: hazard, pirate, fight, target, more, sort, destroy, or ``all``), ``base``
+(a built-in policy name or file.py:function, at its defaults), ``budget`` (rollouts per
+decision over all candidates, 0: no limit; K is cut to budget // candidates), ``prune``
+(z > 0: also drop a candidate that is z standard deviations short of the margin; 0: exact
+pruning only, the decision every K rollouts would give).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from policies import Policy, load_policy
+from sim.rules import RuleError
+
+NAME = "search"
+DESCRIPTION = ("rollout search (fair information: hidden stacks resampled) over a base policy; "
+               "fast engine only, about a second per game")
+PARAMS = {"rollouts": 128.0, "margin": 6.0, "budget": 0.0, "prune": 1.0}
+TEXT_PARAMS = {"base": "expert", "kinds": "hazard+fight"}
+KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy")
+MAX_ROLLOUTS = 1 << 20
+decide = None       # the games run in sim.fast.search; SearchPolicy.decide is the base's
+
+
+def parse_kinds(text: str) -> int:
+    """``hazard+fight`` -> the bit mask of sim.fast.search.KIND_NAMES; ``all``: every kind."""
+    names = [k.strip() for k in str(text).split("+")]
+    if names == ["all"]:
+        return (1 << len(KIND_NAMES)) - 1
+    mask = 0
+    for k in names:
+        if k not in KIND_NAMES:
+            raise RuleError(f"unknown decision kind {k!r} in kinds={text}: choose from "
+                            f"{', '.join(KIND_NAMES)} (joined by +) or all")
+        mask |= 1 << KIND_NAMES.index(k)
+    return mask
+
+
+def base_policy(name: str) -> Policy:
+    """The base policy named ``name``: a built-in (not search) or file.py:function."""
+    from policies import builtin_policies
+    from policies.spec import is_file_spec
+    plain = builtin_policies()
+    if name in plain:
+        return plain[name]
+    if is_file_spec(name):
+        return load_policy(name)
+    raise RuleError(f"unknown base policy {name!r} for search: choose one of "
+                    f"{', '.join(plain)} or path/to/file.py:function")
+
+
+def _whole(name, value, low, high=None) -> int:
+    if value != math.floor(value) or value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise RuleError(f"search parameter {name} must be a whole number {span}, not {value:g}")
+    return int(value)
+
+
+class SearchPolicy(Policy):
+    """The search player: a Policy whose games run in sim.fast.search (``kind == "search"``);
+    sim.fast.api dispatches on ``batch_entry``/``single_entry``."""
+    kind = "search"
+
+    def __init__(self, name, decide=None, params=None, description=DESCRIPTION, text=None):
+        text = {**TEXT_PARAMS, **(text or {})}
+        base = base_policy(text["base"])
+        super().__init__(name, base.decide, params if params is not None else PARAMS,
+                         description)
+        self.base_policy = base
+        self.text_params = text
+        values = dict(zip(self.param_names, self.params))
+        k = _whole("rollouts", values["rollouts"], 1, MAX_ROLLOUTS)
+        _whole("margin", values["margin"], 1, k)
+        _whole("budget", values["budget"], 0)
+        if values["prune"] < 0:
+            raise RuleError(f"search parameter prune must be >= 0, not {values['prune']:g}")
+        self.kinds = parse_kinds(text["kinds"])
+        from sim.fast import search as X
+        self.sp = np.zeros(X.N_SP, np.float64)
+        self.sp[X.SP_ROLLOUTS], self.sp[X.SP_MARGIN] = values["rollouts"], values["margin"]
+        self.sp[X.SP_KINDS], self.sp[X.SP_BUDGET] = self.kinds, values["budget"]
+        self.sp[X.SP_PRUNE] = values["prune"]
+        self.log = None                 # a list of decision-log frames (with_log)
+
+    def with_params(self, overrides: dict) -> "SearchPolicy":
+        text = dict(self.text_params)
+        numeric = {}
+        for key, value in overrides.items():
+            if key not in TEXT_PARAMS and key not in self.param_names:
+                known = ", ".join(self.param_names + tuple(TEXT_PARAMS))
+                raise RuleError(f"policy {self.name!r} has no parameter {key!r} (known: "
+                                f"{known})")
+            if key in TEXT_PARAMS:
+                text[key] = str(value).strip()
+            else:
+                numeric[key] = value
+        plain = Policy.with_params(Policy(self.name, self.decide,
+                                          dict(zip(self.param_names, self.params))), numeric)
+        return SearchPolicy(self.name, None, dict(zip(plain.param_names, plain.params)),
+                            self.description, text)
+
+    def with_log(self) -> "SearchPolicy":
+        """A copy that keeps the decision log of every game it plays (``log``, frames)."""
+        new = SearchPolicy(self.name, None, dict(zip(self.param_names, self.params)),
+                           self.description, self.text_params)
+        new.base, new.overrides, new.source, new.sha256 = (self.base, self.overrides,
+                                                           self.source, self.sha256)
+        new.log = []
+        return new
+
+    def choose(self, obs, legal, n_legal) -> int:
+        raise RuleError("policy search plays on the fast engine's state (it resamples the "
+                        "hidden stacks): use --engine fast (the reference engine cannot run it)")
+
+    def record(self) -> dict:
+        return {**super().record(), "search": {**self.text_params,
+                                               **dict(zip(self.param_names,
+                                                          self.params.tolist()))}}
+
+    def header(self) -> str:
+        return (super().header() + f" (base {self.text_params['base']}, kinds "
+                f"{self.text_params['kinds']})")
+
+    # --- the fast engine's hooks (sim.fast.api) ------------------------------------------
+    def base_params(self) -> np.ndarray:
+        return np.ascontiguousarray(self.base_policy.params, dtype=np.float64)
+
+    def batch_entry(self):
+        from sim.fast import search_api
+        return lambda *args: search_api.batch(self, *args)
+
+    def single_entry(self):
+        from sim.fast import search_api
+        return lambda *args: search_api.single(self, *args)
+
+    @property
+    def entry_py(self):
+        from sim.fast import search as X
+        return X._batch_py
+
+
+def make_policy(name, decide, params, description):
+    return SearchPolicy(name, decide, params, description)

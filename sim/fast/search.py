@@ -1,0 +1,331 @@
+"""The search player's jitted core: fair-information rollout search on the state machine.
+
+At a searched decision every legal candidate action is scored on the same K continuations
+(common random numbers): continuation k starts from ``resample_hidden`` of a clone of the
+game (a determinization: every order the player cannot know redrawn, R1.4, from a stream of
+(seed, game, decision, k)), the candidate is played, and the base policy plays the game out;
+the candidate scores 1 if the game is won.  The base policy's own choice is replaced only by
+a candidate that wins at least ``margin`` more of the K continuations (the most such wins;
+ties to the lower action id).  The true hidden order is never read: the rollouts see only
+the resampled copies, and the decision streams derive from (seed, game, decision index).
+
+Pruning (``_prune``): a candidate that can no longer reach ``margin`` over the base choice
+even if it won every remaining continuation that the base loses is dropped (exact: the
+decision is the one all K rollouts would give); with ``prune = z > 0`` also one whose
+estimated rate of such wins leaves it ``z`` standard deviations short (inexact, cheaper).
+
+Search parameters (``sp``, float64, indices SP_*): rollouts K, margin, the decision kinds
+searched (a bit mask over KIND_NAMES), a rollout budget per decision (0: none), prune z.
+Scratch: two states (the determinization ``dp`` and the rollout ``tp``) allocated once per
+game, so a rollout allocates nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from sim import observation as O
+from sim.rng import nb_mix64, nb_next
+from .game import alloc_state, finish, reset, stream_start, write_row
+from .layout import (address_of, field, A_F64, A_I64, A_I64_2, A_U64, ERR_DEBUG_FULL, G_L, G_OBS,
+                     G_PR, G_PRM, G_S, L_SIZE, POLICY_TYPE, SCR_SIZE, S_DEBUG, S_DECISIONS,
+                     S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
+from .machine import (clone_into, play_out, record, resample_hidden, start as start_game,
+                      step)
+from .runner import keep_alive
+
+# --- search parameters (sp) and decision kinds ---------------------------------------------
+SP_ROLLOUTS, SP_MARGIN, SP_KINDS, SP_BUDGET, SP_PRUNE = range(5)
+N_SP = 5
+KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy")
+(KB_HAZARD, KB_PIRATE, KB_FIGHT, KB_TARGET, KB_MORE, KB_SORT, KB_DESTROY) = range(7)
+MIN_STAT_K = 8          # rollouts before the statistical prune may drop a candidate
+SEARCH_SALT = np.uint64(0xD1B54A32D192ED03)
+_G = np.uint64(0x9E3779B97F4A7C15)
+
+# --- decision log rows (LOG[row, :]) ---------------------------------------------------------
+(LG_GAME, LG_DECISION, LG_PHASE, LG_BASE, LG_CHOSEN, LG_N, LG_ROLLOUTS) = range(7)
+MAX_LOG_CANDIDATES = 64
+LG_CAND = 8
+LG_WINS = LG_CAND + MAX_LOG_CANDIDATES
+LG_TRIED = LG_WINS + MAX_LOG_CANDIDATES
+LG_OBS = LG_TRIED + MAX_LOG_CANDIDATES
+N_LOG_OBS = O.CT                  # the observation without its static card-table block
+LOG_W = LG_OBS + N_LOG_OBS
+LOG_CAP = 400                     # searched decisions logged per game at most
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def kind_bit(phase):
+    """The decision kind (KIND_NAMES index) of an observation phase."""
+    if phase == O.PH_HAZARD:
+        return KB_HAZARD
+    if phase == O.PH_PIRATE:
+        return KB_PIRATE
+    if phase == O.PH_FIGHT:
+        return KB_FIGHT
+    if phase == O.PH_TARGET:
+        return KB_TARGET
+    if phase == O.PH_MORE:
+        return KB_MORE
+    if phase == O.PH_DESTROY:
+        return KB_DESTROY
+    return KB_SORT
+
+
+@njit(cache=True, _nrt=False)
+def search_stream(seed, game):
+    """The search's stream of game ``game``: salted from its engine stream's start."""
+    return nb_mix64(stream_start(seed, game, 0) ^ SEARCH_SALT)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _rollout(dp, tp, f, action):
+    """Play ``action`` on a copy of the determinization, then the base policy to the end."""
+    clone_into(dp, tp)
+    step(tp, action)
+    play_out(tp, f)
+    return field(tp, G_S)[S_WON]
+
+
+@njit(cache=True, _nrt=False)
+def _prune(k, K, bi, n, wins, up, alive, margin, z):
+    """Drop candidates that cannot (or, with z > 0, are unlikely to) end ``margin`` wins
+    above the base choice ``bi`` after the K - k - 1 continuations left; returns how many
+    non-base candidates stay and the last of them (-1: none)."""
+    r = K - k - 1
+    best = -1                                      # a candidate sure to qualify, most wins
+    for i in range(n):
+        if i == bi or alive[i] == 0:
+            continue
+        diff = wins[i] - wins[bi]
+        if diff + r < margin:
+            alive[i] = 0
+            continue
+        if z > 0 and k + 1 >= MIN_STAT_K and diff < margin:
+            p = (up[i] + 1.0) / (k + 3.0)
+            if diff + r * p + z * np.sqrt(r * p * (1.0 - p)) < margin:
+                alive[i] = 0
+                continue
+        if diff - r >= margin and (best < 0 or wins[i] > wins[best]):
+            best = i
+    left, last = 0, -1
+    for i in range(n):
+        if i == bi or alive[i] == 0:
+            continue
+        if best >= 0 and i != best and wins[best] - wins[i] > r:
+            alive[i] = 0
+            continue
+        left += 1
+        last = i
+    if left != 1 or wins[last] - wins[bi] - r < margin:
+        last = -1                                  # not yet decided: go on
+    return left, last
+
+
+@njit(cache=True, _nrt=False)
+def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
+    """The searched action at the decision ``gp`` waits for (module docstring).  ``W``:
+    int64[5, L_SIZE] scratch (candidates, wins, rollouts, alive, wins where the base lost);
+    ``rk`` uint64[1], the continuations' stream; ``seed0`` the decision's stream start; the log row ``LOG[row]`` is written when ``row >= 0``."""
+    S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
+    n = S[S_NLEGAL]
+    base = f(obs, L, n, field(gp, G_PRM), field(gp, G_PR))
+    cand, wins, tried, alive = W[0], W[1], W[2], W[3]
+    up = W[4]
+    bi = -1
+    for i in range(n):
+        cand[i] = L[i]
+        wins[i] = 0
+        tried[i] = 0
+        up[i] = 0
+        alive[i] = 1
+        if L[i] == base:
+            bi = i
+    if bi < 0:
+        return base                                # illegal: step reports it
+    K = np.int64(sp[SP_ROLLOUTS])
+    if sp[SP_BUDGET] > 0:
+        K = max(1, min(K, np.int64(sp[SP_BUDGET]) // n))
+    margin = np.int64(sp[SP_MARGIN])
+    z = sp[SP_PRUNE]
+    dS, dPR = field(dp, G_S), field(dp, G_PR)
+    total = 0
+    for k in range(K):
+        rk[0] = nb_mix64(seed0 + np.uint64(k + 1) * _G)      # continuation k's stream
+        clone_into(gp, dp)
+        dS[S_TRACE] = 0                            # the copy neither traces nor records,
+        dS[S_DEBUG] = 0
+        dS[S_SORT_EV] = -1                         # nor fills a sort3 event of the trace
+        resample_hidden(dp, rk)
+        dPR[0] = nb_next(rk)
+        bw = _rollout(dp, tp, f, cand[bi])
+        wins[bi] += bw
+        tried[bi] += 1
+        total += 1
+        for i in range(n):
+            if i == bi or alive[i] == 0:
+                continue
+            w = _rollout(dp, tp, f, cand[i])
+            wins[i] += w
+            tried[i] += 1
+            total += 1
+            if w > bw:
+                up[i] += 1
+        left, last = _prune(k, K, bi, n, wins, up, alive, margin, z)
+        if left == 0 or last >= 0:
+            break
+    chosen = bi
+    for i in range(n):
+        if i != bi and wins[i] - wins[bi] >= margin and \
+                (chosen == bi or wins[i] > wins[chosen]):
+            chosen = i
+    if row >= 0:
+        R = LOG[row]
+        R[LG_DECISION] = S[S_DECISIONS]
+        R[LG_PHASE] = obs[O.O_PHASE]
+        R[LG_BASE] = base
+        R[LG_CHOSEN] = cand[chosen]
+        R[LG_N] = n
+        R[LG_ROLLOUTS] = total
+        for i in range(min(n, MAX_LOG_CANDIDATES)):
+            R[LG_CAND + i] = cand[i]
+            R[LG_WINS + i] = wins[i]
+            R[LG_TRIED + i] = tried[i]
+        for i in range(N_LOG_OBS):
+            R[LG_OBS + i] = obs[i]
+    return cand[chosen]
+
+
+@njit(cache=True, _nrt=False)
+def choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row):
+    """The search player's action at the current decision: the only legal one, the base
+    policy's where the kind is not searched, else ``search_decision``'s.  Returns (action,
+    whether it was searched)."""
+    S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
+    n = S[S_NLEGAL]
+    if n == 1:
+        return L[0], False
+    kinds = np.int64(sp[SP_KINDS])
+    if (kinds >> kind_bit(obs[O.O_PHASE])) & 1 == 0:
+        return f(obs, L, n, field(gp, G_PRM), field(gp, G_PR)), False
+    seed0 = nb_mix64(sr0 + np.uint64(S[S_DECISIONS]) * _G)
+    return search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row), True
+
+
+@njit(cache=True, _nrt=False)
+def search_play(gp, dp, tp, f, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
+    """Play the game behind ``gp`` to its end with the search player; searched decisions
+    are logged to LOG[slot * cap + j] (j < cap; NLOG[slot] counts them, also past cap)
+    when ``cap > 0``."""
+    S = field(gp, G_S)
+    while S[S_ENDED] == 0:
+        row = -1
+        if cap > 0 and NLOG[slot] < cap:
+            row = slot * cap + NLOG[slot]
+        a, searched = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row)
+        if searched and cap > 0:
+            if row >= 0:
+                LOG[row, LG_GAME] = game
+            NLOG[slot] += 1
+        step(gp, a)
+
+
+@njit(cache=True)
+def _scratch(T, prm):
+    """A scratch state sharing the card table and the base policy's parameters."""
+    S, P, obs = alloc_state()
+    return (S, P, obs, np.zeros(L_SIZE, np.int64), np.zeros(1, np.int64),
+            np.zeros(SCR_SIZE, np.int64), T, np.zeros(1, np.uint64), np.zeros(1, np.uint64),
+            prm, np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
+
+
+@njit(cache=True)
+def _one_game(f, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, cap):
+    """Game ``game`` of ``seed`` with the search player; its result row into ``outrow``."""
+    g = _scratch(T, prm)
+    d = _scratch(T, prm)
+    t = _scratch(T, prm)
+    W = np.zeros((5, L_SIZE), np.int64)
+    rk = np.zeros(1, np.uint64)
+    S, P, obs = g[0], g[1], g[2]
+    reset(S, P, obs, level, opts, 0, 0)
+    g[7][0] = stream_start(seed, game, 0)
+    g[8][0] = stream_start(seed, game, 1)
+    gp, dp, tp = address_of(g), address_of(d), address_of(t)
+    start_game(gp, np.zeros((1, 1), np.int64))
+    search_play(gp, dp, tp, f, sp, search_stream(seed, game), W, rk, LOG, NLOG, slot, cap,
+                game)
+    write_row(S, P, outrow, game)
+    keep_alive(g, d, t, W, rk)
+
+
+def _batch_py(f, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, NLOG):
+    """Games first_game .. first_game+n_games-1 in parallel (one per iteration: results do
+    not depend on the threads); rows into ``out``; the decision log when LOG has rows."""
+    cap = LOG.shape[0] // n_games if LOG.shape[0] > 1 else 0
+    for i in prange(n_games):
+        _one_game(f, T, prm, sp, level, seed, first_game + i, opts, out[i], LOG, NLOG, i, cap)
+
+
+def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, sp, sr0):
+    """One game on a reset state whose streams are set (sim.fast.api.play_fast: trace,
+    decision record)."""
+    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+    d = _scratch(T, prm)
+    t = _scratch(T, prm)
+    W = np.zeros((5, L_SIZE), np.int64)
+    rk = np.zeros(1, np.uint64)
+    LOG = np.zeros((1, 1), np.int64)
+    gp, dp, tp = address_of(g), address_of(d), address_of(t)
+    start_game(gp, D)
+    while S[S_ENDED] == 0:
+        if S[S_DEBUG] != 0 and not record(gp, S[S_NLEGAL]):   # play_fast(record=True)
+            S[S_ERR] = ERR_DEBUG_FULL
+            S[S_OVER] = 1
+            finish(gp)
+            break
+        a, _ = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, -1)
+        step(gp, a)
+    keep_alive(g, d, t, W, rk, LOG, D)
+
+
+def _decide_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f, sp, sr0, LOG):
+    """The search player's action at the state's decision (sim.game.Game); LOG (1 x LOG_W,
+    or 1 x 1 for none) receives the log row of a searched decision.  Returns the action,
+    or -1 - action when the decision was searched."""
+    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+    d = _scratch(T, prm)
+    t = _scratch(T, prm)
+    W = np.zeros((5, L_SIZE), np.int64)
+    rk = np.zeros(1, np.uint64)
+    gp, dp, tp = address_of(g), address_of(d), address_of(t)
+    a, searched = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, 0 if LOG.shape[1] > 1 else -1)
+    keep_alive(g, d, t, W, rk, LOG)
+    return -1 - a if searched else a
+
+
+_I = types.int64
+_BATCH_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, A_F64, _I, _I, _I, _I, A_I64, A_I64_2,
+                        A_I64_2, A_I64)
+_SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
+                         A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2, A_F64, types.uint64)
+_DECIDE_SIG = types.int64(A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64,
+                          A_F64, A_I64_2, A_I64_2, POLICY_TYPE, A_F64, types.uint64, A_I64_2)
+_entries: dict = {}
+
+
+def entry(name: str):
+    """The compiled entry point ``batch``, ``single`` or ``decide`` (made on first use)."""
+    fn = _entries.get(name)
+    if fn is None:
+        if name == "batch":
+            fn = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
+        elif name == "single":
+            fn = njit(_SINGLE_SIG, cache=True)(_single_py)
+        elif name == "decide":
+            fn = njit(_DECIDE_SIG, cache=True)(_decide_py)
+        else:
+            raise KeyError(name)
+        _entries[name] = fn
+    return fn

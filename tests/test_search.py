@@ -1,0 +1,215 @@
+"""The search player (policies.search, sim.fast.search): fair information (its decisions do
+not change when only the true hidden order changes), reproducible whatever the threads, the
+same game through the batch, play_fast (replay) and sim.Game, its decision log's schema, and
+every bad parameter as one `error:` line and exit code 2."""
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from policies import load_policy
+from sim import Game
+from sim import observation as O
+from sim.cli import app
+from sim.fast import layout as Y
+from sim.fast import play_fast, run_batch
+from sim.fast.search_api import LOG_COLUMNS, decide_at, decision_log
+from sim.rules import RuleError
+
+SMALL = "search[rollouts=6,margin=1,kinds=all]"
+runner = CliRunner()
+
+
+# --- the spec and its parameters (no games) --------------------------------------------------
+def test_spec_names_base_and_kinds_and_records_them():
+    p = load_policy("search[base=cull-green,kinds=hazard+destroy,rollouts=8,margin=2]")
+    assert p.kind == "search" and p.base_policy.name == "cull-green"
+    assert p.name == "search[base=cull-green,kinds=hazard+destroy,rollouts=8,margin=2]"
+    from sim.fast import search as X
+    assert p.sp[X.SP_ROLLOUTS] == 8 and p.sp[X.SP_MARGIN] == 2
+    assert p.sp[X.SP_KINDS] == (1 << X.KIND_NAMES.index("hazard")) | \
+        (1 << X.KIND_NAMES.index("destroy"))
+    rec = p.record()
+    assert rec["search"]["base"] == "cull-green" and rec["search"]["rollouts"] == 8
+    q = load_policy("search", {"base": "always-fight", "kinds": "all"})    # --param
+    assert q.name == "search[base=always-fight,kinds=all]"
+    assert q.sp[X.SP_KINDS] == (1 << len(X.KIND_NAMES)) - 1
+    d = load_policy("search")
+    assert d.name == "search" and d.base_policy.name == "expert"
+
+
+def test_policies_command_lists_search_with_its_parameters():
+    out = runner.invoke(app, ["policies"]).output
+    assert "search" in out and "--param rollouts=" in out and "--param base=expert" in out
+
+
+def test_reference_engine_refuses_search_in_python():
+    from sim.results import reference_batch
+    with pytest.raises(RuleError, match="fast engine"):
+        reference_batch(1, 1, 0, 1, load_policy("search"))
+
+
+BAD = [
+    (["simulate", "--policy", "search[rollouts=0]"], "rollouts must be a whole number 1.."),
+    (["simulate", "--policy", "search[rollouts=-4]"], "rollouts must be a whole number"),
+    (["simulate", "--policy", "search[rollouts=2.5]"], "rollouts must be a whole number"),
+    (["simulate", "--policy", "search[margin=0]"], "margin must be a whole number 1.."),
+    (["simulate", "--policy", "search[rollouts=8,margin=9]"], "margin must be a whole number 1..8"),
+    (["simulate", "--policy", "search[kinds=hazard+nope]"], "unknown decision kind 'nope'"),
+    (["simulate", "--policy", "search[base=nosuch]"], "unknown base policy 'nosuch'"),
+    (["simulate", "--policy", "search[base=search]"], "unknown base policy 'search'"),
+    (["simulate", "--policy", "search[prune=-1]"], "prune must be >= 0"),
+    (["simulate", "--policy", "search[depth=3]"], "no parameter 'depth'"),
+    (["simulate", "--policy", "search", "--param", "rollouts=abc"], "must be a finite number"),
+    (["simulate", "--policy", "search", "--engine", "reference"], "fast engine only"),
+    (["simulate", "--log-decisions", "log.parquet"], "records a search policy's decisions"),
+    (["simulate", "--policy", "search", "--summary-only", "--log-decisions", "log.parquet"],
+     "--log-decisions needs the games in this process"),
+    (["replay", "--level", "1", "--seed", "1", "--policy", "search", "--engine", "reference"],
+     "fast engine only"),
+    (["compare", "expert", "search[kinds=fight+nope]", "--games", "2"], "unknown decision kind"),
+    (["play", "--level", "1", "--hint", "search"], "--hint search needs the fast engine"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_search_parameters_are_one_error_line_exit_2(tmp_path, args, message):
+    if args[0] == "simulate":
+        args = args + ["--games", "1", "--level", "1"]
+    result = subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    assert result.returncode == 2, output
+    errors = [line for line in output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and message in errors[0], output
+    assert "Traceback" not in output
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- fair information --------------------------------------------------------------------
+def _positions(level, seed, game, kinds=("hazard", "fight"), per_kind=3):
+    """Games stopped (by expert play) at decisions of the given kinds with 2+ legal actions."""
+    g = Game.new(level=level, seed=seed, game=game)
+    found = {k: 0 for k in kinds}
+    while not g.is_over and min(found.values()) < per_kind:
+        if len(g.legal_actions()) > 1 and g.phase in found and found[g.phase] < per_kind:
+            found[g.phase] += 1
+            yield g.clone()
+        g.step(g.policy_action("expert"))
+
+
+def test_decisions_do_not_change_when_only_the_true_hidden_order_changes():
+    """At hazard and fight decisions of a level-4 game: a copy whose hidden stacks were
+    redrawn (same observation, other true order) gets the same action from the same search
+    stream, with the same rollout wins per candidate; the hidden orders really differ."""
+    p = load_policy("search[rollouts=16,margin=1]")
+    informative = 0
+    for g in _positions(4, 3, 0):
+        other = g.resampled(seed=99)
+        assert np.array_equal(other.observation, g.observation)
+        assert not np.array_equal(other._P[Y.P_HSTACK], g._P[Y.P_HSTACK]) or \
+            not np.array_equal(other._P[Y.P_RSTACK], g._P[Y.P_RSTACK])
+        a, row = decide_at(p, g, log=True)
+        b, row2 = decide_at(p, other, log=True)
+        assert a == b
+        assert list(row["wins"]) == list(row2["wins"])
+        assert list(row["candidate_rollouts"]) == list(row2["candidate_rollouts"])
+        informative += len(set(row["wins"])) > 1
+    assert informative > 0           # some decision where the candidates scored differently
+
+
+# --- one game, whatever the path and the threads --------------------------------------------
+def test_threads_batch_game_and_play_fast_play_the_same_games():
+    p = load_policy(SMALL)
+    one = run_batch(2, 5, 3, 4, p, threads=1)
+    two = run_batch(2, 5, 3, 4, p, threads=2)
+    for c in one:
+        assert np.array_equal(one[c], two[c]), c
+    r1, log1 = decision_log(p, level=2, games=4, seed=5, first_game=3, threads=1)
+    r2, log2 = decision_log(p, level=2, games=4, seed=5, first_game=3, threads=2)
+    assert np.array_equal(r1["score"], one["score"])
+    pd.testing.assert_frame_equal(log1, log2)
+    for i in range(2):
+        g = Game.new(level=2, seed=5, game=3 + i)
+        while not g.is_over:
+            g.step(g.policy_action(p))
+        fast = play_fast(2, 5, 3 + i, p)
+        assert g.result["score"] == fast["score"] == one["score"][i]
+        assert g.result["won"] == fast["won"] == bool(one["won"][i])
+
+
+def test_replay_of_a_search_game_runs_on_the_fast_engine():
+    args = ["replay", "--level", "1", "--seed", "2", "--game", "1", "--policy", SMALL]
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "Score" in text.output
+    jsonl = runner.invoke(app, args + ["--format", "jsonl"])
+    assert jsonl.exit_code == 0
+    import json
+    lines = jsonl.output.strip().splitlines()
+    assert json.loads(lines[0])["engine"] == "fast"
+    last = json.loads(lines[-1])
+    assert last["score"] == play_fast(1, 2, 1, load_policy(SMALL))["score"]
+
+
+# --- the decision log ----------------------------------------------------------------------
+def test_decision_log_schema_and_content(tmp_path):
+    log_file, rows_file = tmp_path / "log.parquet", tmp_path / "rows.parquet"
+    spec = "search[rollouts=6,margin=2,kinds=hazard+fight+destroy]"
+    r = runner.invoke(app, ["simulate", "--policy", spec, "--level", "1,4", "--games", "3",
+                            "--quiet", "--log-decisions", str(log_file), "--out",
+                            str(rows_file)])
+    assert r.exit_code == 0, r.output
+    assert "searched decisions" in r.output
+    table = pq.read_table(log_file)
+    meta = table.schema.metadata[b"friday_lab"].decode()
+    assert spec in meta
+    log = table.to_pandas()
+    assert list(log.columns) == list(LOG_COLUMNS)
+    assert set(log["level"]) == {1, 4} and set(log["game"]) == {0, 1, 2}
+    assert set(log["phase"].astype(str)) <= {"hazard", "fight", "destroy"}
+    assert str(table.schema.field("candidates").type) == "list<element: string>"
+    assert str(table.schema.field("wins").type) == "list<element: int32>"
+    assert str(table.schema.field("observation").type) == "list<element: int16>"
+    for _, row in log.iterrows():
+        cands, wins, tried = list(row["candidates"]), list(row["wins"]), \
+            list(row["candidate_rollouts"])
+        assert len(cands) == len(wins) == len(tried) == row["n_candidates"] >= 2
+        assert row["action"] in cands and row["base_action"] in cands
+        assert all(0 <= w <= t <= 6 for w, t in zip(wins, tried))
+        assert sum(tried) == row["rollouts"]
+        assert row["switched"] == (row["action"] != row["base_action"])
+        if row["switched"]:                      # margin 2 over the base choice
+            assert wins[cands.index(row["action"])] - wins[cands.index(row["base_action"])] >= 2
+        assert len(row["observation"]) == O.CT
+        assert row["life"] == row["observation"][O.O_LIFE]
+    games = pd.read_parquet(rows_file)
+    assert len(games) == 6
+    assert (log.groupby(["level", "game"]).size() > 0).all()
+    assert (log.groupby(["level", "game"])["decision"].apply(lambda d: d.is_monotonic_increasing)
+            ).all()
+
+
+@pytest.mark.slow
+def test_search_wins_more_than_expert_on_the_same_deals():
+    from sim.lab import compare_paired, play_paired
+    paired = play_paired(["expert", "search[rollouts=32,margin=3]"], 1, 100, seed=11)
+    c = compare_paired(paired)
+    assert (c["diff"] > 0.15).all()
+
+
+def test_summary_mode_and_compare_run_the_search():
+    r = runner.invoke(app, ["simulate", "--policy", "search[rollouts=4,margin=1]", "--level", "1",
+                            "--games", "4", "--summary-only", "--quiet", "--seed", "3"])
+    assert r.exit_code == 0, r.output
+    rows = run_batch(1, 3, 0, 4, load_policy("search[rollouts=4,margin=1]"))
+    line = [ln for ln in r.output.splitlines() if ln.strip().startswith("1 ")][0]
+    assert f"{rows['won'].mean():6.2%}".strip() in line
+    c = runner.invoke(app, ["compare", "expert", "search[rollouts=4,margin=1]", "--level", "1",
+                            "--games", "4", "--seed", "3"])
+    assert c.exit_code == 0, c.output
+    assert "search[rollouts=4,margin=1]" in c.output
