@@ -1,0 +1,191 @@
+"""veteran: the expert, improved where paired comparisons found it weak (no search).
+
+Plays like ``expert`` (same 15 parameters, same defaults) except at these decisions; each rule
+has a parameter whose "off" value gives back the expert's decision (ablations in
+results/veteran.md):
+
+* R3 hazard choice.  The expert's key, ``knowledge_weight * (value + ability worth)
+  - value_weight * shortfall`` (shortfall: the hazard's value at this step minus its free
+  cards times the deck's mean value), changed in three ways:
+  - ``food_bonus`` (off: 0): a food knowledge card (life_plus, R5.1) is worth this much more;
+  - ``below_bonus`` (off: 0): a below_pile knowledge card (R5.9) is worth this much more
+    (the default is negative: the expert overvalues it);
+  - ``late_value_weight`` (off: 1): in the yellow and red steps (R8) the shortfall weighs
+    ``late_value_weight`` times as much as in green: later, knowledge matters more than the
+    life a loss costs;
+  The skip rule of the last hazard (R3.2, ``skip_above``) is the expert's.
+* R4.8 destroy choices and green culling: with ``food_keep`` (off: 0) a food card counts
+  ``food_bonus`` more there too, so a loss budget does not throw it away and a deliberate
+  green loss is not made for it.  (The destroy ability, R5.3, never takes a card worth
+  more than 0, so a food card is safe from it already.)
+* R4.3 / R4.10 paying in a hazard fight: with ``pay_to_survive`` (off: 0) Robinson pays for
+  another card where the expert would end the fight although losing it would cost more life
+  than he has (a certain defeat), as long as the best cards left could still win.
+
+Everything else (abilities, targets, sort3, pirates) is the expert's (policies.base).
+Tried and measured worse or not better in paired screens (README, Results): bonuses for the
+other abilities, a win-probability weighting of the knowledge worth, an expected-loss model of
+the shortfall, weighing the discarded hazard's return, stopping paying when the stack is weak,
+a penalty for hazards that could kill, and a "despair" bonus for them at low life (better
+alone, worse in the final combination: results/veteran_despair.md).
+"""
+from numba import njit
+
+from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, destroy_cost,
+                            hazard_free, hazard_value, is_aging, pirate_knowledge_bonus,
+                            value_of)
+from policies.base import can_still_win, default_decide, effective_value, fight_total, has
+from policies.expert import PARAMS as EXPERT_PARAMS
+from sim import cards as C
+from sim import observation as O
+from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP
+
+NAME = "veteran"
+DESCRIPTION = ("the expert improved: food knowledge valued and kept, below_pile worth less, "
+               "knowledge weighs more in later steps, pays on where a loss would kill")
+PARAMS = dict(EXPERT_PARAMS)
+PARAMS.update({"food_bonus": 1.0, "food_keep": 1.0, "below_bonus": -0.5,
+               "late_value_weight": 0.7, "pay_to_survive": 1.0})
+(P_RESERVE_GREEN, P_RESERVE_YELLOW, P_RESERVE_RED, P_CULL_MAX_MISSING, P_CULL_MIN_LIFE,
+ P_CULL_YELLOW, P_VALUE_WEIGHT, P_SKIP_ABOVE, P_DESTROY_MAX_VALUE, P_PIRATE_PREP,
+ P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
+ P_HARDEST_PIRATE_FIRST, P_FOOD_BONUS, P_FOOD_KEEP, P_BELOW_BONUS, P_LATE_VALUE_WEIGHT,
+ P_PAY_TO_SURVIVE) = range(20)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def is_food(obs, c):
+    ab = ability_of(obs, c)
+    return ab == C.AB_LIFE1 or ab == C.AB_LIFE2
+
+
+@njit(cache=True, _nrt=False)
+def hazard_key(obs, c, params):
+    """R3: how much fighting hazard c is worth (module docstring)."""
+    step = obs[O.O_STEP]
+    short = hazard_value(obs, c, step) - hazard_free(obs, c) * deck_mean(obs)
+    if short < 0:
+        short = 0.0
+    worth = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
+    if is_food(obs, c):
+        worth += params[P_FOOD_BONUS]
+    elif ability_of(obs, c) == C.AB_BELOW_PILE:
+        worth += params[P_BELOW_BONUS]
+    vw = params[P_VALUE_WEIGHT] * (params[P_LATE_VALUE_WEIGHT] if step > 0 else 1.0)
+    key = params[P_KNOWLEDGE_WEIGHT] * worth - vw * short
+    if params[P_PIRATE_PREP] != 0.0:
+        key += params[P_PIRATE_PREP] * pirate_knowledge_bonus(obs, c)
+    return key
+
+
+@njit(cache=True, _nrt=False)
+def hazard_choice(obs, legal, n_legal, params):
+    """R3.1: the hazard with the best key; R3.2: skip a lone one worth more than skip_above."""
+    best = legal[0]
+    best_key = -1e18
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_FIGHT and a < A_FIGHT + N_CARDS:
+            key = hazard_key(obs, a - A_FIGHT, params)
+            if key > best_key:
+                best, best_key = a, key
+    if has(legal, n_legal, A_SKIP) and \
+            hazard_value(obs, best - A_FIGHT, obs[O.O_STEP]) > params[P_SKIP_ABOVE]:
+        return A_SKIP
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def keep_worth(obs, c, params):
+    """A non-aging card's worth for destroy decisions: value + ability worth, a food card
+    ``food_bonus`` more with ``food_keep``."""
+    w = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
+    if params[P_FOOD_KEEP] != 0.0 and is_food(obs, c):
+        w += params[P_FOOD_BONUS]
+    return w
+
+
+@njit(cache=True, _nrt=False)
+def destroy_choice(obs, legal, n_legal, params):
+    """R4.8: aging cards first, then the lowest cards with keep_worth <= destroy_max_value."""
+    best = A_DONE
+    best_key = 1e18
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_DESTROY and a < A_DESTROY + N_CARDS:
+            c = a - A_DESTROY
+            if is_aging(obs, c):
+                key = -100.0 + value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
+            else:
+                key = keep_worth(obs, c, params)
+                if key > params[P_DESTROY_MAX_VALUE]:
+                    continue
+            if key < best_key:
+                best, best_key = a, key
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def cull_count(obs, budget, params):
+    """How many fight cards a loss with this budget would destroy (R4.8), choosing like
+    destroy_choice (policies.arith.cull_count with keep_worth)."""
+    count = 0
+    n = obs[O.O_N_FIGHT]
+    for i in range(n):
+        c = obs[O.FIGHT_LIST + i]
+        if is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN and \
+                budget >= destroy_cost(obs, c):
+            budget -= destroy_cost(obs, c)
+            count += 1
+    for i in range(n):
+        c = obs[O.FIGHT_LIST + i]
+        if not is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
+                and keep_worth(obs, c, params) <= params[P_DESTROY_MAX_VALUE] and budget >= 1:
+            budget -= 1
+            count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def survive_pay(obs, legal, n_legal, params, action):
+    """R4.3, R4.10 with pay_to_survive: pay instead of ending a hazard fight whose loss would
+    cost more life than Robinson has, while the best cards left could still win it."""
+    if params[P_PAY_TO_SURVIVE] == 0.0 or action != A_END or obs[O.O_OPPONENT_IS_PIRATE] \
+            or not has(legal, n_legal, A_PAY):
+        return action
+    missing = effective_value(obs) - fight_total(obs)
+    if missing > obs[O.O_LIFE] and \
+            can_still_win(obs, missing, obs[O.O_LIFE] // obs[O.O_PAID_COST]):
+        return A_PAY
+    return action
+
+
+@njit(cache=True, _nrt=False)
+def decide(obs, legal, n_legal, params, rng):
+    step = obs[O.O_STEP]
+    phase = obs[O.O_PHASE]
+    if phase == O.PH_HAZARD:
+        return hazard_choice(obs, legal, n_legal, params)
+    if phase == O.PH_DESTROY:
+        return destroy_choice(obs, legal, n_legal, params)
+    cull_steps = 2 if params[P_CULL_YELLOW] > 0 else 1
+    if phase == O.PH_FIGHT and step < cull_steps and not obs[O.O_OPPONENT_IS_PIRATE] \
+            and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
+        missing = effective_value(obs) - fight_total(obs)
+        if 0 < missing <= params[P_CULL_MAX_MISSING] and \
+                obs[O.O_LIFE] - missing >= params[P_CULL_MIN_LIFE] and \
+                cull_count(obs, missing, params) > 0:
+            return A_END
+    if step == 0:
+        reserve, pay_max = params[P_RESERVE_GREEN], params[P_PAY_MAX_GREEN]
+    elif step == 1:
+        reserve, pay_max = params[P_RESERVE_YELLOW], params[P_PAY_MAX_YELLOW]
+    else:
+        reserve, pay_max = params[P_RESERVE_RED], params[P_PAY_MAX_RED]
+    action = default_decide(obs, legal, n_legal, reserve, pay_max, params[P_DESTROY_MAX_VALUE],
+                            params[P_VALUE_WEIGHT], params[P_SKIP_ABOVE],
+                            params[P_KNOWLEDGE_WEIGHT], params[P_HARDEST_PIRATE_FIRST] > 0,
+                            params[P_PIRATE_PREP])
+    if phase == O.PH_FIGHT:
+        return survive_pay(obs, legal, n_legal, params, action)
+    return action
