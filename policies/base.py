@@ -26,12 +26,20 @@ from numba import njit
 from policies.arith import (  # noqa: F401  (re-exported for policy files)
     ABILITY_WORTH, N_CARDS, ability_of, best_double_value, destroy_cost, hazard_free,
     hazard_value, is_aging, pirate_ability, value_of, can_still_win, card_value, cull_count, deck_mean,
-    deck_worth, effective_value, fight_total, fight_worth, has, in_fight, pirate_difficulty,
+    deck_worth, effective_value, fight_worth, has, in_fight, pirate_difficulty,
     lowest_worth, pirate_knowledge_bonus)
 from sim import cards as C
 from sim import observation as O
 from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
                          A_PIRATE, A_PUT, A_SKIP, A_TARGET, A_USE)
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def fight_total(obs):
+    """The fight's total as R4.6 counts it now: the observation's (both engines fill it at
+    every decision, sim.observation O_FIGHT_TOTAL), which is policies.arith.fight_total of the
+    rest of the observation, read instead of counted."""
+    return obs[O.O_FIGHT_TOTAL]
 
 
 @njit(cache=True, _nrt=False)

@@ -55,13 +55,14 @@ O_DECK_N = O_N_FIGHT + 1          # Robinson's cards in robinson_stack + robinso
 O_DECK_SUM = O_N_FIGHT + 2        # their fight values summed
 O_STACK_VALUE = O_N_FIGHT + 3     # O_STACK_VALUE + v - 1: cards of value v (1..4) in the stack
 FIGHT_LIST = O_STACK_VALUE + MAX_VALUE   # the fight's cards by ascending id, then -1
+O_FIGHT_TOTAL = FIGHT_LIST + N_FIGHTING  # the fight's total as R4.6 counts it now; 0 outside
 
 # --- the game's card table (static; after the fight list) ----------------------------------
 # A player reads the cards (R1.4): both engines copy the table the game is played with into
 # this block at set-up, and the policies read card data here, never from sim.cards, so a
 # what-if table (sim.cardtable) needs no recompilation.  obs[CT_X + card] is card's X; the
 # hazard value at step s (green 0, yellow 1, red 2) is obs[CT_HAZARD_VALUE + s * N_CARDS + card].
-CT = FIGHT_LIST + N_FIGHTING
+CT = O_FIGHT_TOTAL + 1
 CT_ROWS = ("fight_value", "ability", "destroy_cost", "hazard_free", "hazard_green",
            "hazard_yellow", "hazard_red", "pirate_free", "pirate_value", "pirate_ability",
            "is_aging")          # the rows of sim.fast.layout.card_table after T_KIND, in order
@@ -82,6 +83,9 @@ OBS_SIZE = CT + len(CT_ROWS) * N_CARDS
 # of fight cards and their ids ascending (FIGHT_LIST, padded with -1), the count and value sum
 # of Robinson's cards in robinson_stack + robinson_discard, and how many cards of each value
 # 1..4 the robinson_stack holds.
+#   fight_total   (after the fight list) the fight's total now (R4.6 with R5.3, R5.4, R6.2 and
+#                 R9.5, as policies.arith.fight_total counts it from the rest), 0 outside a
+#                 fight: both engines fill it at every decision
 
 
 def card_block(t):
@@ -94,8 +98,10 @@ def card_block(t):
 
 
 def fill_derived(obs, values) -> None:
-    """Fill the derived block (O_N_FIGHT .. FIGHT_LIST) of a numpy observation from its zones;
-    ``values`` are the cards' printed fight values (sim.cards.FIGHT_VALUE)."""
+    """Fill the derived block (O_N_FIGHT .. O_FIGHT_TOTAL) of a numpy observation from its
+    zones; ``values`` are the cards' printed fight values (sim.cards.FIGHT_VALUE).  The fight
+    total is counted as a player counts it (policies.arith.fight_total), from the card-table
+    block: fill that first."""
     import numpy as np
     zone = obs[ZONE:ZONE + N_FIGHTING]
     values = np.asarray(values)[:N_FIGHTING]
@@ -109,6 +115,8 @@ def fill_derived(obs, values) -> None:
     obs[O_STACK_VALUE:O_STACK_VALUE + MAX_VALUE] = counts[1:]
     obs[FIGHT_LIST:FIGHT_LIST + N_FIGHTING] = -1
     obs[FIGHT_LIST:FIGHT_LIST + len(fight)] = fight
+    from policies.arith import fight_total
+    obs[O_FIGHT_TOTAL] = fight_total(obs)
 
 
 def describe(obs) -> dict:

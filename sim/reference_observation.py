@@ -63,6 +63,7 @@ def build_observation(game, phase: int) -> np.ndarray:
             flags[c] |= O.F_DOUBLED
         for c in f.used:          # kept for the whole fight, even if the card left (R4.5)
             flags[c] |= O.F_USED
-    O.fill_derived(obs, game.cards.FIGHT_VALUE)
     obs[O.CT:] = game.cards.obs_block()          # the game's card table (R1.4)
+    O.fill_derived(obs, game.cards.FIGHT_VALUE)
+    obs[O.O_FIGHT_TOTAL] = game.fight_total()[0] if f else 0     # the rules' count (R4.6)
     return obs

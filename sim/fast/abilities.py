@@ -11,12 +11,12 @@ from numba import njit
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
-from .core import (can_draw, deck_in, draw_into_fight, ev4, ev_ability, fight_remove, push,
-                   remove_at, reshuffle, take_top, wait_for, wait_more)
+from .core import (can_draw, deck_in, draw_into_fight, ev4, ev_ability, fight_remove,
+                   fight_up_out, push, remove_at, reshuffle, take_top, wait_for, wait_more)
 from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_FIGHT, P_RSTACK,
                      P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER, S_PEND_AB, S_PEND_CARD,
                      S_STEP_MINUS, S_KT, S_KB, S_AB_SOURCE, S_AB_VIA, S_AB_K, S_SORT_EV, S_SORT_N,
-                     S_ORD0, T_ABILITY, EV_LIFE, LR_ABILITY, R_ABILITY, R_EXCHANGE, K_ABILITY_DONE,
+                     S_ORD0, S_NABIL, S_NDOWN, S_FSUM, T_ABILITY, T_VALUE, EV_LIFE, LR_ABILITY, R_ABILITY, R_EXCHANGE, K_ABILITY_DONE,
                      RP_COPY_SOURCE, RP_TARGET, RP_MORE_DRAW2, RP_MORE_BELOW, RP_SORT_TAKE,
                      RP_SORT_DISCARD, RP_SORT_ORDER)
 
@@ -37,10 +37,11 @@ def face_up(obs, c):
 
 
 @njit(cache=True, _nrt=False)
-def leave_fight(S, P, obs, card):
+def leave_fight(S, P, obs, T, card):
     """Take a face-up card out of the fight (R5.8, R5.9); True if it was a left card.  Its
     doubled flag goes with it; the caller sets its new zone."""
     left = obs[_ZONE + card] == O.Z_FIGHT_LEFT
+    fight_up_out(S, obs, T, card)
     fight_remove(S, P, card)
     obs[_FLAGS + card] &= ~O.F_DOUBLED
     return left
@@ -152,6 +153,7 @@ def use_start(gp, card):
     S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
         field(gp, G_T)
     obs[_FLAGS + card] |= O.F_USED
+    S[S_NABIL] -= 1                     # legal: face up, unused, its own ability (R4.5)
     ab = T[T_ABILITY, card]
     if ab == C.AB_COPY:                                                  # R5.5
         S[S_PEND_CARD] = card
@@ -219,10 +221,15 @@ def target_act(gp, a):
     ab, source, via = S[S_PEND_AB], S[S_AB_SOURCE], S[S_AB_VIA]
     t = a - A_TARGET
     ev_ability(S, E, source, ab, t, via, -1)
-    if ab == C.AB_DESTROY or ab == C.AB_DOUBLE:                          # R5.3, R5.4
-        obs[_FLAGS + t] |= O.F_FACE_DOWN if ab == C.AB_DESTROY else O.F_DOUBLED
+    if ab == C.AB_DESTROY:                                               # R5.3
+        fight_up_out(S, obs, T, t)
+        S[S_NDOWN] += 1
+        obs[_FLAGS + t] |= O.F_FACE_DOWN
+    elif ab == C.AB_DOUBLE:                                              # R5.4
+        S[S_FSUM] += T[T_VALUE, t]
+        obs[_FLAGS + t] |= O.F_DOUBLED
     elif ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2:                   # R5.8
-        left = leave_fight(S, P, obs, t)
+        left = leave_fight(S, P, obs, T, t)
         obs[_ZONE + t] = O.Z_ROBINSON_DISCARD
         S[CNT + P_RDISC] += 1
         deck_in(obs, T, t, False)
@@ -238,7 +245,7 @@ def target_act(gp, a):
             reshuffle(S, P, obs, E, R, T)
             if S[S_OVER] != 0:
                 return K_ABILITY_DONE
-        left = leave_fight(S, P, obs, t)
+        left = leave_fight(S, P, obs, T, t)
         n = S[CNT + P_RSTACK]
         for i in range(n, 0, -1):
             P[P_RSTACK, i] = P[P_RSTACK, i - 1]

@@ -11,7 +11,7 @@ from numba import njit
 
 from sim import observation as O
 from sim.actions import A_DONE, A_MORE
-from sim.cards import AB_AGING_STOP
+from sim.cards import AB_AGING_HIGHEST_ZERO, AB_AGING_STOP, AB_NONE, FIRST_AGING_ABILITY
 from sim.rng import nb_below
 from sim.rules import CAUSE_NO_LIFE, CAUSE_OLD_AGE
 from sim.cards import PA_EXTRA_COSTS_2
@@ -21,7 +21,8 @@ from .layout import (K_DECISION, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD
                      P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC, S_LIFE,
                      S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT,
                      S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET,
-                     S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY,
+                     S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY, S_FSUM, S_NZC,
+                     S_NDOWN, S_NSTOP, S_NABIL,
                      T_PABILITY, T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
                      ERR_TRACE_FULL, field, G_E, G_OBS, G_P, G_R, G_S, G_T)
 
@@ -84,6 +85,47 @@ def fight_remove(S, P, card):
         if P[P_FIGHT, i] == card:
             remove_at(S, P, P_FIGHT, i)
             return
+
+
+# --- the fight's running counts (layout S_FSUM .. S_NABIL), kept as its cards move and turn ---
+@njit(cache=True, _nrt=False, inline='always')
+def fight_in(S, obs, T, card, left):
+    """``card`` joins the fight face up, not doubled (its used flag may be set, R4.5)."""
+    S[S_FSUM] += T[T_VALUE, card]
+    ab = T[T_ABILITY, card]
+    if ab == AB_AGING_HIGHEST_ZERO:
+        S[S_NZC] += 1
+    elif ab == AB_AGING_STOP:
+        if left:
+            S[S_NSTOP] += 1
+    elif ab != AB_NONE and ab < FIRST_AGING_ABILITY and (obs[_FLAGS + card] & O.F_USED) == 0:
+        S[S_NABIL] += 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def fight_up_out(S, obs, T, card):
+    """Face-up ``card`` leaves the fight or turns face down (called before its flags and zone
+    change)."""
+    fl = obs[_FLAGS + card]
+    v = T[T_VALUE, card]
+    S[S_FSUM] -= 2 * v if (fl & O.F_DOUBLED) else v
+    ab = T[T_ABILITY, card]
+    if ab == AB_AGING_HIGHEST_ZERO:
+        S[S_NZC] -= 1
+    elif ab == AB_AGING_STOP:
+        if obs[_ZONE + card] == O.Z_FIGHT_LEFT:
+            S[S_NSTOP] -= 1
+    elif ab != AB_NONE and ab < FIRST_AGING_ABILITY and (fl & O.F_USED) == 0:
+        S[S_NABIL] -= 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def fight_counts_clear(S):
+    S[S_FSUM] = 0
+    S[S_NZC] = 0
+    S[S_NDOWN] = 0
+    S[S_NSTOP] = 0
+    S[S_NABIL] = 0
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -174,14 +216,8 @@ def ev_pile(S, P, E, pile):
 @njit(cache=True, _nrt=False, inline='always')
 def free_open(S, P, obs, T):
     """R4.2/R4.3/R6.4: a free card may be drawn now."""
-    if S[S_IN_FIGHT] == 0 or S[S_FREE_LEFT] <= 0 or S[S_FREE_CLOSED] != 0:
-        return False
-    for i in range(S[CNT + P_FIGHT]):
-        c = P[P_FIGHT, i]
-        if (T[T_ABILITY, c] == AB_AGING_STOP and obs[_ZONE + c] == O.Z_FIGHT_LEFT
-                and (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0):
-            return False
-    return True
+    return (S[S_IN_FIGHT] != 0 and S[S_FREE_LEFT] > 0 and S[S_FREE_CLOSED] == 0
+            and S[S_NSTOP] == 0)                     # no face-up aging_stop on the left
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -366,6 +402,7 @@ def draw_into_fight(gp, left, reason, cost):
     if card < 0:
         return -1
     fight_insert(S, P, card)
+    fight_in(S, obs, T, card, left)
     obs[_ZONE + card] = O.Z_FIGHT_LEFT if left else O.Z_FIGHT_RIGHT
     S[S_CARDS_DRAWN] += 1
     if S[S_TRACE] != 0:                      # (no call when not tracing: a hot path)

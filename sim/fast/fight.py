@@ -10,12 +10,12 @@ from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_start
 from .core import (sync_now, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
-                   free_open, in_pile, paid_cost, pay_life, push, wait_for)
+                   fight_counts_clear, free_open, in_pile, paid_cost, pay_life, push, wait_for)
 from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_RESUME, S_NLEGAL,
                      S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_TRACE,
                      P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED, S_CARDS_DRAWN, S_CAUSE,
-                     S_DBUDGET, S_DESTROYED, S_EPOS, S_FL, S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE,
+                     S_DBUDGET, S_DESTROYED, S_EPOS, S_FSUM, S_NABIL, S_NDOWN, S_NZC, S_FL, S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE,
                      S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE, S_NZERO, S_OPP, S_OPT_COUNTS,
                      S_OPT_STACKS, S_OVER, S_STEP, S_STEP_MINUS, S_ZERO0, S_AGING_IN_GAME,
                      T_ABILITY, T_AGING, T_DCOST, T_HFREE, T_HV0, T_PABILITY, T_PFREE, T_PVALUE,
@@ -107,6 +107,26 @@ def fight_total(S, P, obs, T, SCR):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def total_now(S, P, obs, T, SCR):
+    """``fight_total`` from the running counts (layout S_FSUM ..) when no card zeroes another
+    (R6.2) and the pirate does not count half the cards (R9.5); else counted afresh."""
+    pa = T[T_PABILITY, S[S_OPP]] if S[S_IS_PIRATE] else C.PA_NONE
+    if S[S_NZC] != 0 or pa == C.PA_HALF_COUNT:
+        return fight_total(S, P, obs, T, SCR)
+    total = S[S_FSUM]
+    if pa == C.PA_PLUS1_PER_CARD:
+        n = S[CNT + P_FIGHT]
+        total += n if S[S_OPT_COUNTS] else n - S[S_NDOWN]
+    return total
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def sync_total(S, P, obs, T, SCR):
+    """The observation's fight total (sim.observation O_FIGHT_TOTAL; 0 outside a fight)."""
+    obs[O.O_FIGHT_TOTAL] = total_now(S, P, obs, T, SCR) if S[S_IN_FIGHT] != 0 else 0
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def effective_value(S, T):
     """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
     if S[S_IS_PIRATE]:
@@ -126,7 +146,7 @@ def fight_actions(S, P, obs, T, L, SCR):
     n = 0
     cd = can_draw(S)
     if S[S_CARDS_DRAWN] > 0 or not cd:                                   # R4.4
-        if S[S_IS_PIRATE] == 0 or fight_total(S, P, obs, T, SCR) >= S[S_FVALUE]:   # R9.3
+        if S[S_IS_PIRATE] == 0 or total_now(S, P, obs, T, SCR) >= S[S_FVALUE]:    # R9.3
             L[n] = A_END
             n += 1
     if cd and free_open(S, P, obs, T):
@@ -135,11 +155,12 @@ def fight_actions(S, P, obs, T, L, SCR):
     if cd and S[S_LIFE] > 0:            # R4.3; R9.5: 1 life may buy a 2-life card (R4.10)
         L[n] = A_PAY
         n += 1
-    for i in range(S[CNT + P_FIGHT]):
-        c = P[P_FIGHT, i]
-        if ability_usable(S, P, obs, T, L, c):
-            L[n] = A_USE + c
-            n += 1
+    if S[S_NABIL] > 0:                  # a face-up card with an unused ability of its own
+        for i in range(S[CNT + P_FIGHT]):
+            c = P[P_FIGHT, i]
+            if ability_usable(S, P, obs, T, L, c):
+                L[n] = A_USE + c
+                n += 1
     return n
 
 
@@ -179,6 +200,7 @@ def fight_begin(gp, opp, is_pirate):
     S[S_CARDS_DRAWN] = 0
     S[CNT + P_FIGHT] = 0
     S[CNT + P_BUDGET] = 0
+    fight_counts_clear(S)
     obs[_ZONE + opp] = O.Z_OPPONENT
     if S[S_TRACE] != 0:
         ev4(S, E, EV_FIGHT_START, opp, 1 if is_pirate else 0, free, value)
@@ -193,6 +215,7 @@ def fight_decision(gp):
     n = fight_actions(S, P, obs, T, L, SCR)
     if n == 0:                                                           # R9.4
         sync_now(S, P, obs, T, O.PH_FIGHT)          # the last observation, as at a decision
+        sync_total(S, P, obs, T, SCR)
         S[S_OVER] = 1
         S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
             else CAUSE_NO_CARDS
@@ -359,5 +382,6 @@ def end_fight_finish(gp):
         obs[_FLAGS + c] = 0
     S[CNT + P_FIGHT] = 0
     S[CNT + P_BUDGET] = 0
+    fight_counts_clear(S)
     S[S_IN_FIGHT] = 0
     return K_FIGHT_OVER

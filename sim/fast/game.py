@@ -61,7 +61,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.O_OPT_OLD_AGE_CONTINUE] = opts[0]
     obs[O.O_OPT_STEP_MINUS1_STACKS] = opts[1]
     obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] = opts[2]
-    obs[O.FIGHT_LIST:O.CT] = -1
+    obs[O.FIGHT_LIST:O.FIGHT_LIST + O.N_FIGHTING] = -1
 
 
 @njit(cache=True, _nrt=False)

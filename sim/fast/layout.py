@@ -62,7 +62,13 @@ PILE_W = 72
  S_RESUME, S_NLEGAL, S_ENDED, S_KB, S_AB_SOURCE, S_AB_VIA, S_AB_K, S_SORT_N, S_ORD0, S_ORD1,
  S_ORD2, S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_PIRATE_NEXT) = range(65)
 S_PIRATE_FIRST = 65     # the pirate fought first (R9.1), -1 before the choice
-CNT = 66
+# kept up to date as fight cards move and turn (sim.fast.core fight_in / fight_out / fight_flag),
+# so that a decision reads them instead of looping over the fight: the sum of the fight cards'
+# values (face down 0, doubled twice, before R6.2 and R9.5), the face-up aging_highest_zero
+# cards, the face-down cards, the face-up aging_stop cards on the left (R6.4), and the face-up
+# cards with an unused ability of their own (R4.5)
+S_FSUM, S_NZC, S_NDOWN, S_NSTOP, S_NABIL = range(66, 71)
+CNT = 71
 N_S = CNT + N_PILES
 
 ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL = 1, 2, 3

@@ -29,7 +29,7 @@ from sim.cards import AGING_DIFFICULT_IDS, HAZARD_IDS
 from sim.rng import nb_next
 from .abilities import (copy_act, more_act, sort_discard_act, sort_order_act, sort_take_act,
                         target_act)
-from .fight import destroy_act, fight_act, fight_decision
+from .fight import destroy_act, fight_act, fight_decision, sync_total
 from .game import (after_fight, finish, hazard_act, next_turn, pirate_act, reset, set_up,
                    stream_start)
 from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_PRM, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
@@ -57,7 +57,9 @@ def carry_on(gp, k):
             finish(gp)
             return
         if k == K_DECISION:
-            sync_obs(S, field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase_of(S[S_RESUME]))
+            P, obs, T = field(gp, G_P), field(gp, G_OBS), field(gp, G_T)
+            sync_obs(S, P, obs, T, phase_of(S[S_RESUME]))
+            sync_total(S, P, obs, T, field(gp, G_SCR))
             return
         if k == K_ABILITY_DONE:
             S[S_PEND_CARD] = -1
