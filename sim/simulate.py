@@ -113,8 +113,8 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
             tasks = {level: bar.task(f"level {level}", games) for level in levels}
             start = time.perf_counter()
             if summary_only:
-                rows, done = _summary_rows(levels, games, seed, policy, options, threads, bar,
-                                           tasks, flag, cards, cluster, chunk)
+                summaries, done = _summaries(levels, games, seed, policy, options, threads,
+                                             bar, tasks, flag, cards, cluster, chunk)
             else:
                 columns, done = _rows(levels, games, seed, policy, options, engine, threads,
                                       bar, tasks, flag, cards, cluster, chunk)
@@ -126,8 +126,8 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
         echo(f"{done:,} games in {elapsed:.1f} s ({done / max(elapsed, 1e-9):,.0f} games/s, "
              f"compile and start-up not counted)"
              + ("  [INTERRUPTED: partial results]" if interrupted else ""))
-        if summary_only:
-            echo(format_summary(pd.DataFrame(rows)))
+        if summary_only:                       # (the intervals' imports: off the clock)
+            echo(format_summary(pd.DataFrame(_summary_rows(policy, summaries))))
             df = None
         else:
             df = to_frame(columns)
@@ -194,10 +194,11 @@ def _rows(levels, games, seed, policy, options, engine, threads, bar, tasks, fla
     return {c: np.concatenate([p[c] for p in parts]) for c in COLUMNS}, done
 
 
-def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, flag, cards=None,
-                  cluster=None, chunk=None):
-    from .report import summary_row
-    rows, done = [], 0
+def _summaries(levels, games, seed, policy, options, threads, bar, tasks, flag, cards=None,
+               cluster=None, chunk=None):
+    """The level summaries (sim.fast.run_summary's dicts) of the levels played (fewer if
+    stopped), and the number of games."""
+    summaries, done = [], 0
     for level in levels:
         if flag.stop:
             break
@@ -205,12 +206,21 @@ def _summary_rows(levels, games, seed, policy, options, threads, bar, tasks, fla
                           cards, cluster, chunk)
         if s["games"] == 0:
             break
-        row = summary_row(policy.name, level, s)
+        summaries.append(s)
+        done += s["games"]
+    return summaries, done
+
+
+def _summary_rows(policy, summaries) -> list[dict]:
+    """The summary table's rows of the level summaries (win rates with intervals)."""
+    from .report import summary_row
+    rows = []
+    for s in summaries:
+        row = summary_row(policy.name, s["level"], s)
         row["lost_no_life"] = s["causes"]["no_life"] / s["games"]
         row["lost_old_age"] = s["causes"]["old_age"] / s["games"]
         rows.append(row)
-        done += s["games"]
-    return rows, done
+    return rows
 
 
 def format_summary(table: pd.DataFrame) -> str:
