@@ -155,12 +155,20 @@ def fight_actions(S, P, obs, T, L, SCR):
     if cd and S[S_LIFE] > 0:            # R4.3; R9.5: 1 life may buy a 2-life card (R4.10)
         L[n] = A_PAY
         n += 1
-    if S[S_NABIL] > 0:                  # a face-up card with an unused ability of its own
-        for i in range(S[CNT + P_FIGHT]):
-            c = P[P_FIGHT, i]
-            if ability_usable(S, P, obs, T, L, c):
-                L[n] = A_USE + c
-                n += 1
+    m = S[S_NABIL]                      # face-up cards with an unused ability of their own
+    nf = S[CNT + P_FIGHT]
+    i = 0
+    while m > 0 and i < nf:             # (stops after the last of them)
+        c = P[P_FIGHT, i]
+        i += 1
+        ab = T[T_ABILITY, c]
+        if ab == C.AB_NONE or ab >= C.FIRST_AGING_ABILITY or \
+                (obs[_FLAGS + c] & (O.F_USED | O.F_FACE_DOWN)) != 0:
+            continue
+        m -= 1
+        if ability_usable(S, P, obs, T, L, c):
+            L[n] = A_USE + c
+            n += 1
     return n
 
 
@@ -283,8 +291,8 @@ def end_fight_start(gp):
     """R4.6-R4.8: compare; after a loss that life can pay, the destroy choices first."""
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
     E, SCR, T = field(gp, G_E), field(gp, G_SCR), field(gp, G_T)
-    total = fight_total(S, P, obs, T, SCR)
-    for k in range(S[S_NZERO]):
+    total = total_now(S, P, obs, T, SCR)
+    for k in range(S[S_NZERO] if S[S_NZC] != 0 else 0):     # (S_NZERO: set by fight_total)
         # the zeroing cards are the face-up highest_zero cards in id order
         m = 0
         for i in range(S[CNT + P_FIGHT]):
