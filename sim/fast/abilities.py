@@ -120,8 +120,17 @@ def fill_copy_targets(S, P, obs, T, L, actor, start, only_check):
     return n
 
 
+@njit(cache=True, _nrt=False)
+def copy_usable(gp, card):
+    """A copy card has an ability to copy (R5.5).  It takes the state pointer: the inlined
+    fight decision then calls it without passing (and first loading) six arrays."""
+    S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
+        field(gp, G_T)
+    return fill_copy_targets(S, P, obs, T, L, card, _0, np.bool_(True)) > 0
+
+
 @njit(cache=True, _nrt=False, inline='always')
-def ability_usable(S, P, obs, T, L, card):
+def ability_usable(gp, S, P, obs, T, card):
     """R4.5: a face-up card's own (non-aging) ability, unused this fight, that can act."""
     ab = T[T_ABILITY, card]
     if ab == C.AB_NONE or ab >= C.FIRST_AGING_ABILITY:
@@ -129,7 +138,7 @@ def ability_usable(S, P, obs, T, L, card):
     if obs[_FLAGS + card] != 0 and (obs[_FLAGS + card] & (O.F_USED | O.F_FACE_DOWN)) != 0:
         return False
     if ab == C.AB_COPY:
-        return fill_copy_targets(S, P, obs, T, L, card, _0, np.bool_(True)) > 0
+        return copy_usable(gp, card)
     return available_basic(S, P, obs, ab, card)
 
 

@@ -271,8 +271,8 @@ def sync_obs(S, P, obs, T, phase):
 
 
 @njit(cache=True, _nrt=False)
-def sync_now(S, P, obs, T, phase):
-    sync_obs(S, P, obs, T, phase)
+def sync_now(gp, phase):
+    sync_obs(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase)
 
 
 @njit(cache=True, _nrt=False, inline='always')

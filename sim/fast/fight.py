@@ -106,13 +106,21 @@ def fight_total(S, P, obs, T, SCR):
     return total
 
 
+@njit(cache=True, _nrt=False)
+def fight_total_at(gp):
+    """``fight_total`` of the game behind ``gp`` (a cheap call from inlined code: one pointer
+    instead of five arrays, which the caller would load and keep first)."""
+    return fight_total(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T),
+                       field(gp, G_SCR))
+
+
 @njit(cache=True, _nrt=False, inline='always')
-def total_now(S, P, obs, T, SCR):
+def total_now(gp, S, T):
     """``fight_total`` from the running counts (layout S_FSUM ..) when no card zeroes another
     (R6.2) and the pirate does not count half the cards (R9.5); else counted afresh."""
     pa = T[T_PABILITY, S[S_OPP]] if S[S_IS_PIRATE] else C.PA_NONE
     if S[S_NZC] != 0 or pa == C.PA_HALF_COUNT:
-        return fight_total(S, P, obs, T, SCR)
+        return fight_total_at(gp)
     total = S[S_FSUM]
     if pa == C.PA_PLUS1_PER_CARD:
         n = S[CNT + P_FIGHT]
@@ -121,9 +129,9 @@ def total_now(S, P, obs, T, SCR):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def sync_total(S, P, obs, T, SCR):
+def sync_total(gp, S, obs, T):
     """The observation's fight total (sim.observation O_FIGHT_TOTAL; 0 outside a fight)."""
-    obs[O.O_FIGHT_TOTAL] = total_now(S, P, obs, T, SCR) if S[S_IN_FIGHT] != 0 else 0
+    obs[O.O_FIGHT_TOTAL] = total_now(gp, S, T) if S[S_IN_FIGHT] != 0 else 0
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -141,12 +149,12 @@ def effective_value(S, T):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def fight_actions(S, P, obs, T, L, SCR):
+def fight_actions(gp, S, P, obs, T, L):
     """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number."""
     n = 0
     cd = can_draw(S)
     if S[S_CARDS_DRAWN] > 0 or not cd:                                   # R4.4
-        if S[S_IS_PIRATE] == 0 or total_now(S, P, obs, T, SCR) >= S[S_FVALUE]:    # R9.3
+        if S[S_IS_PIRATE] == 0 or total_now(gp, S, T) >= S[S_FVALUE]:    # R9.3
             L[n] = A_END
             n += 1
     if cd and free_open(S, P, obs, T):
@@ -166,7 +174,7 @@ def fight_actions(S, P, obs, T, L, SCR):
                 (obs[_FLAGS + c] & (O.F_USED | O.F_FACE_DOWN)) != 0:
             continue
         m -= 1
-        if ability_usable(S, P, obs, T, L, c):
+        if ability_usable(gp, S, P, obs, T, c):
             L[n] = A_USE + c
             n += 1
     return n
@@ -218,12 +226,12 @@ def fight_begin(gp, opp, is_pirate):
 @njit(cache=True, _nrt=False, inline='always')
 def fight_decision(gp):
     """R4.2-R4.6: wait for the next fight action; none legal (R9.4) ends the game."""
-    S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
-    SCR, T = field(gp, G_SCR), field(gp, G_T)
-    n = fight_actions(S, P, obs, T, L, SCR)
+    S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
+        field(gp, G_T)
+    n = fight_actions(gp, S, P, obs, T, L)
     if n == 0:                                                           # R9.4
-        sync_now(S, P, obs, T, O.PH_FIGHT)          # the last observation, as at a decision
-        sync_total(S, P, obs, T, SCR)
+        sync_now(gp, O.PH_FIGHT)                    # the last observation, as at a decision
+        sync_total(gp, S, obs, T)
         S[S_OVER] = 1
         S[S_CAUSE] = CAUSE_NO_LIFE if (can_draw(S) and S[S_LIFE] < paid_cost(S, T)) \
             else CAUSE_NO_CARDS
@@ -291,7 +299,7 @@ def end_fight_start(gp):
     """R4.6-R4.8: compare; after a loss that life can pay, the destroy choices first."""
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
     E, SCR, T = field(gp, G_E), field(gp, G_SCR), field(gp, G_T)
-    total = total_now(S, P, obs, T, SCR)
+    total = total_now(gp, S, T)
     for k in range(S[S_NZERO] if S[S_NZC] != 0 else 0):     # (S_NZERO: set by fight_total)
         # the zeroing cards are the face-up highest_zero cards in id order
         m = 0

@@ -59,7 +59,7 @@ def carry_on(gp, k):
         if k == K_DECISION:
             P, obs, T = field(gp, G_P), field(gp, G_OBS), field(gp, G_T)
             sync_obs(S, P, obs, T, phase_of(S[S_RESUME]))
-            sync_total(S, P, obs, T, field(gp, G_SCR))
+            sync_total(gp, S, obs, T)
             return
         if k == K_ABILITY_DONE:
             S[S_PEND_CARD] = -1
