@@ -14,7 +14,8 @@
 * with --base COMMIT: this engine against COMMIT's, in one run: COMMIT is checked out in a
   temporary git worktree (outside the repository, removed afterwards), each engine runs in its
   own long-lived process, and the timings alternate between the two (best of --repeat each),
-  games/s per policy, level and thread count, results checked equal; plus both cold compiles.
+  games/s per policy, level and thread count, results checked equal; plus both cold compiles
+  (not with --no-compile).
 """
 from __future__ import annotations
 
@@ -107,10 +108,13 @@ def _compare(a, names, print):
                    check=True, capture_output=True)
     try:
         print(f"\n## This engine against {a.base} (one run)\n")
-        cold = {label: _cold_compile(root, names[-1])
-                for label, root in (("base", base_root), ("new", ROOT))}
-        print(f"JIT first compile (empty cache, `warm_up({names[-1]!r})`, a fresh process "
-              f"each): {a.base} {cold['base']:.1f} s, this engine {cold['new']:.1f} s.\n")
+        if a.no_compile:                # (benchmarks/compile_profile.py measures it too)
+            print("JIT first compiles: skipped (--no-compile).\n")
+        else:
+            cold = {label: _cold_compile(root, names[-1])
+                    for label, root in (("base", base_root), ("new", ROOT))}
+            print(f"JIT first compile (empty cache, `warm_up({names[-1]!r})`, a fresh process "
+                  f"each): {a.base} {cold['base']:.1f} s, this engine {cold['new']:.1f} s.\n")
         workers = {"base": _Worker(base_root), "new": _Worker(ROOT)}
         print(f"{a.games:,} games per timing, best of {a.repeat}, the two engines alternating; "
               "the results of both are checked equal (wins and score sums).\n")

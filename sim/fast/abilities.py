@@ -16,7 +16,8 @@ from .core import (can_draw, deck_in, draw_into_fight, ev4, ev_ability, fight_re
 from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_FIGHT, P_RSTACK,
                      P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER, S_PEND_AB, S_PEND_CARD,
                      S_STEP_MINUS, S_KT, S_KB, S_AB_SOURCE, S_AB_VIA, S_AB_K, S_SORT_EV, S_SORT_N,
-                     S_ORD0, S_NABIL, S_NDOWN, S_FSUM, T_ABILITY, T_VALUE, EV_LIFE, LR_ABILITY, R_ABILITY, R_EXCHANGE, K_ABILITY_DONE,
+                     S_ORD0, S_NABIL, S_NDOWN, S_FSUM, T_ABILITY, T_VALUE, EV_LIFE, LR_ABILITY,
+                     R_ABILITY, R_EXCHANGE, K_ABILITY_DONE,
                      RP_COPY_SOURCE, RP_TARGET, RP_MORE_DRAW2, RP_MORE_BELOW, RP_SORT_TAKE,
                      RP_SORT_DISCARD, RP_SORT_ORDER)
 
