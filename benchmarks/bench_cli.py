@@ -20,7 +20,6 @@
 """
 from __future__ import annotations
 
-import argparse
 import builtins
 import os
 import re
@@ -34,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from sim.lab.script import ArgumentParser  # noqa: E402
 
 
 def friday(args, env=None) -> tuple[float, float, str]:
@@ -63,7 +63,7 @@ def printed_rate(output: str) -> float:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)

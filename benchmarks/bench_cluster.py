@@ -10,11 +10,12 @@ per tiny chunk) - (its games at the measured games/s).  The results are checked 
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import numpy as np
+
+from sim.lab.script import ArgumentParser
 
 
 def best(fn, repeat):
@@ -27,7 +28,7 @@ def best(fn, repeat):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--level", type=int, default=4)
     ap.add_argument("--policy", default="expert")

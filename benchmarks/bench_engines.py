@@ -18,7 +18,6 @@
 """
 from __future__ import annotations
 
-import argparse
 import builtins
 import os
 import subprocess
@@ -29,6 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from sim.lab.script import ArgumentParser  # noqa: E402
 
 _START = """
 import time, resource; t = time.time()
@@ -191,7 +191,7 @@ def _best_seconds(fn, repeat) -> float:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--ref-games", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3,

@@ -6,12 +6,13 @@ cache for user files, see policies/__init__.py), the built-in policies load from
 Each timing is a fresh process (best of --repeat): import, load the policy, compile or load
 its decide function, play 100 level-1 games.  The user file is the README's `mine.py`.
 """
-import argparse
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from sim.lab.script import ArgumentParser
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = """
@@ -38,7 +39,7 @@ def timings(spec, cwd, repeat):
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     readme = (ROOT / "README.md").read_text()

@@ -11,13 +11,14 @@ type, a Numba int literal being a type of its own).
 """
 from __future__ import annotations
 
-import argparse
 import collections
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from sim.lab.script import ArgumentParser
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,7 +64,7 @@ for own, incl, name in rows:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policy", default="expert")
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--warm-up", action="store_true",

@@ -13,7 +13,6 @@ search's defaults (README, The search player); results/strength.md is the big me
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -22,12 +21,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from policies import load_policy  # noqa: E402
+from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.fast import run_batch  # noqa: E402
 from sim.fast.search_api import decision_log  # noqa: E402
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("spec")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--level", default="1,4")

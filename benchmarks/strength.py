@@ -22,7 +22,6 @@ applies).  Times per game are always measured anew (``--time-games``, ``--time-s
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import sys
@@ -35,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from policies import load_policy  # noqa: E402
+from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab import stats  # noqa: E402
 from sim.lab.compare import compare_paired  # noqa: E402
 from sim.lab.text import pvalue  # noqa: E402
@@ -178,7 +178,7 @@ def numba_threads(threads) -> int:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--slow-games", type=int, default=2_000)
     ap.add_argument("--policies", default=FAST)

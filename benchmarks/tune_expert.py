@@ -9,12 +9,12 @@ so differences are not deal luck.  The defaults in policies/expert.py came from 
 """
 from __future__ import annotations
 
-import argparse
 
 import numpy as np
 
 from policies import load_policy
 from sim.fast import run_batch
+from sim.lab.script import ArgumentParser
 
 GRID = {
     "reserve_green": [0, 2, 4, 6, 8, 10], "reserve_yellow": [0, 1, 2, 4, 6],
@@ -29,7 +29,7 @@ GRID = {
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=99)
     parser.add_argument("--rounds", type=int, default=2)

@@ -22,7 +22,6 @@ paired t for the score, Holm over the pairs of a level.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -30,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from sim.lab.script import ArgumentParser  # noqa: E402
 
 STAGES = ("validation14", "speed", "ablations1", "ablations4", "validation23")
 ABLATIONS = {          # rule -> the veteran variant with it off (policies/veteran.py)
@@ -87,7 +87,7 @@ def speed(names, games, repeat=3):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--ablation-games", type=int, default=1_000_000)
     ap.add_argument("--seed", type=int, default=20261201)

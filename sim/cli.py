@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -23,6 +24,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 def fail(message: str):
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
+
+
+@contextmanager
+def user_errors(interrupted: str):
+    """A command's body: bad input (RuleError) gets one ``error:`` line and exit code 2;
+    Ctrl-C prints ``interrupted`` (what was kept) and exits with code 130."""
+    from .progress import SimulationInterrupted
+    try:
+        yield
+    except (SimulationInterrupted, KeyboardInterrupt):
+        typer.echo(f"\n{interrupted}", err=True)
+        raise typer.Exit(130)
+    except RuleError as exc:
+        fail(str(exc))
 
 
 def parse_params(pairs: list[str] | None) -> dict:
@@ -367,8 +382,7 @@ def report(
     quiet: bool = typer.Option(False, "--quiet", help="no line per finished level"),
 ):
     """Compare policies on every level, on the same deals: policies.md and figures."""
-    from .progress import SimulationInterrupted
-    try:
+    with user_errors("interrupted: no report files written"):
         if games <= 0:
             raise RuleError(f"--games must be positive, got {games}")
         check_game(games, "--games")
@@ -382,11 +396,6 @@ def report(
         from .report import policy_report
         policy_report(games, seed, out, threads, force, echo=typer.echo, policies=policies,
                       levels=levels, options=options, quiet=quiet)
-    except (SimulationInterrupted, KeyboardInterrupt):
-        typer.echo("\ninterrupted: no report files written", err=True)
-        raise typer.Exit(130)
-    except RuleError as exc:
-        fail(str(exc))
 
 
 balance_app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -435,7 +444,7 @@ def balance_pirates(
 ):
     """Per pirate and level: reached, beaten when faced (first, second, overall), win rate
     when drawn, ranked with significance; per pair: win rate."""
-    try:
+    with user_errors("interrupted: nothing written"):
         from .lab.balance_report import STUDY_FILES
         levels = parse_levels(level)
         _check_run(games, seed, threads)
@@ -472,11 +481,6 @@ def balance_pirates(
                 + [f"--out {out}"])
             write_study(out, study, pol.name, command, table, what_if)
             typer.echo(f"wrote pirates.md, pirates.csv, pirate_pairs.csv and figures to {out}/")
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing written", err=True)
-        raise typer.Exit(130)
-    except RuleError as exc:
-        fail(str(exc))
 
 
 def parse_target_rate(text: str | None) -> float | None:
@@ -516,7 +520,7 @@ def balance_sweep(
     """Win rate (and a pirate's beaten-when-faced rate) against one card field's value, on
     the same deals for every value, and the value where the card is as hard as the median
     pirate (or gives --target)."""
-    try:
+    with user_errors("interrupted: nothing written"):
         check_level(level)
         _check_run(games, seed, threads)
         swept = [s for s in set_ if "=" not in s]
@@ -555,11 +559,6 @@ def balance_sweep(
         if out is not None:
             sweep_figure(res, out, pol.name)
             typer.echo(f"wrote {out}")
-    except KeyboardInterrupt:
-        typer.echo("interrupted: nothing written", err=True)
-        raise typer.Exit(130)
-    except RuleError as exc:
-        fail(str(exc))
 
 
 def main():

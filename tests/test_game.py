@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 from scipy.stats import chisquare
 
 from policies import builtin_policies, load_policy
@@ -18,6 +19,9 @@ from sim import observation as O
 from sim.cards import AGING_DIFFICULT_IDS
 from sim.fast import layout as Y
 from sim.fast import play_fast, policy_function, run_batch
+from sim.fast.layout import address_of
+from sim.fast.machine import clone_into
+from sim.fast.runner import keep_alive
 from sim.reference import play_game
 from sim.rules import CAUSE_NAMES, RuleError, STEP_NAMES
 
@@ -101,6 +105,48 @@ def test_clone_continued_with_the_same_stream_is_the_same_game():
             assert np.array_equal(g.observation, h.observation)
         assert h.is_over and h.result == g.result and h.trace == g.trace
 
+
+
+@njit(cache=False)
+def _clone_untraced(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG,
+                    S2, P2, obs2, L2, E2, SCR2, R2, PR2):
+    """machine.clone_into into a state whose trace has no room (as a search's copies)."""
+    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
+    h = (S2, P2, obs2, L2, E2, SCR2, T, R2, PR2, prm, DOBS, DLEG)
+    clone_into(address_of(g), address_of(h))
+    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, S2, P2, obs2, L2, E2, SCR2,
+               R2, PR2)
+
+
+def test_copy_without_trace_room_never_fills_a_pending_sort3_event():
+    """A traced game waiting inside sort3 (its ability event is filled in as cards are
+    taken, S_SORT_EV) copied into a state with a one-slot trace: the copy neither traces
+    nor writes that event, and plays on to the original's result."""
+    g = None
+    for game in range(400):
+        h = Game.new(level=1, seed=3, game=game, trace=True)
+        while not h.is_over and h.phase != "sort_take":
+            h.step(h.policy_action("expert"))
+        if not h.is_over:
+            g = h
+            break
+    assert g is not None and g._S[Y.S_SORT_EV] >= 0
+    a = g._arrays()
+    mine = tuple(np.zeros_like(x) for x in (g._S, g._P, g._obs, g._L))
+    E2, SCR2 = np.zeros(1, np.int64), np.zeros_like(g._SCR)
+    R2, PR2 = np.zeros_like(g._R), np.zeros_like(g._PR)
+    _clone_untraced(*a, *mine, E2, SCR2, R2, PR2)
+    S2 = mine[0]
+    assert S2[Y.S_TRACE] == 0 and S2[Y.S_SORT_EV] == -1
+    c = Game((S2, mine[1], mine[2], mine[3], E2, SCR2, g._T, R2, PR2, g._prm, g._DOBS,
+              g._DLEG), g.level, g.seed, g.game, g.options)
+    assert np.array_equal(c.observation, g.observation)
+    while not g.is_over:
+        x = g.policy_action("expert")
+        assert c.policy_action("expert") == x
+        g.step(x)
+        c.step(x)
+    assert c.is_over and c.result == g.result and E2[0] == 0
 
 def _hidden(g):
     S, P = g._S, g._P
