@@ -100,7 +100,7 @@ def main(argv=None):
     stages = [x for x in a.stages.split(",") if x]
     bad = [x for x in stages if x not in STAGES]
     if bad:
-        sys.exit(f"error: unknown stage {bad[0]!r} (choose from {', '.join(STAGES)})")
+        ap.error(f"unknown stage {bad[0]!r} in --stages (choose from {', '.join(STAGES)})")
     from sim.lab import compare
 
     cmd = (f"python benchmarks/validate_veteran.py --games {a.games} --ablation-games "
