@@ -13,6 +13,10 @@ results/veteran.md (run by hand; about 30 min on 2 free cores):
    seed ``--ablation-seed``;
 3. (after step 1) time per game: sim.fast.run_summary of each policy at level 4, 1 thread,
    ``--speed-games`` games, the two policies alternating, best of 3, in this one process.
+``--stages`` runs some of them (``validation14``, ``speed``, ``ablations1``, ``ablations4``,
+``validation23``; default all, in that order) and keeps the other stages' sections of
+``--out`` as they are, so that the stages can run as separate jobs; each section names the
+command that made it.
 Paired methods as `friday compare` (sim.lab.compare): Newcombe interval, McNemar exact test,
 paired t for the score, Holm over the pairs of a level.
 """
@@ -27,12 +31,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from sim.lab.script import ArgumentParser  # noqa: E402
 
+STAGES = ("validation14", "speed", "ablations1", "ablations4", "validation23")
 ABLATIONS = {          # rule -> the veteran variant with it off (policies/veteran.py)
     "R3 food knowledge +1 (food_bonus)": "veteran[food_bonus=0]",
     "R4.8 keep food cards (food_keep)": "veteran[food_keep=0]",
     "R3 below_pile knowledge -0.5 (below_bonus)": "veteran[below_bonus=0]",
     "R3 shortfall weighs less in yellow/red (late_value_weight)": "veteran[late_value_weight=1]",
     "R4.3/R4.10 pay on where a loss kills (pay_to_survive)": "veteran[pay_to_survive=0]",
+    "R5.3 a won fight destroys a card worth <= 0 (destroy_won_max)": "veteran[destroy_won_max=-1]",
+    "R3 shortfall weight 0.6 (value_weight; the expert's 0.5)": "veteran[value_weight=0.5]",
+    "R4.8 green culling keeps 15 - level life (cull_min_life, cull_life_per_level; the expert's "
+    "12)": "veteran[cull_min_life=12,cull_life_per_level=0]",
 }
 
 
@@ -85,15 +94,23 @@ def main(argv=None):
     ap.add_argument("--ablation-seed", type=int, default=20261202)
     ap.add_argument("--speed-games", type=int, default=200_000)
     ap.add_argument("--out", default=str(ROOT / "results" / "veteran.md"))
+    ap.add_argument("--stages", default=",".join(STAGES),
+                    help="comma-separated: " + ", ".join(STAGES))
     a = ap.parse_args(argv)
+    stages = [x for x in a.stages.split(",") if x]
+    bad = [x for x in stages if x not in STAGES]
+    if bad:
+        ap.error(f"unknown stage {bad[0]!r} in --stages (choose from {', '.join(STAGES)})")
     from sim.lab import compare
 
     cmd = (f"python benchmarks/validate_veteran.py --games {a.games} --ablation-games "
            f"{a.ablation_games} --seed {a.seed} --ablation-seed {a.ablation_seed} "
-           f"--speed-games {a.speed_games}")
+           f"--speed-games {a.speed_games} --stages {','.join(stages)}")
+    made = f"Made by `{cmd}`."
     head = [
         "# veteran vs expert: validation and ablations", "",
-        f"Made by `{cmd}`. Paired on the same deals (game g of a seed deals the same stacks "
+        "Each section names the command that made it (`--stages` runs some stages and keeps "
+        "the others' sections). Paired on the same deals (game g of a seed deals the same stacks "
         "and pirates for every policy); Wilson intervals for each rate, Newcombe's hybrid "
         "score interval for the paired difference, McNemar's exact test on the discordant "
         "games, paired t for the mean score, Holm over the pairs of each level (the ablation "
@@ -101,7 +118,7 @@ def main(argv=None):
         "ablation). Default rule options. The stages are written as each one finishes "
         "(validation of levels 1 and 4, time per game, ablations, validation of levels 2 "
         "and 3); a stage missing below did not finish.", ""]
-    parts = {}
+    parts = old_parts(Path(a.out))
 
     def write():
         out = Path(a.out)
@@ -114,31 +131,68 @@ def main(argv=None):
         c = compare(["expert", "veteran"], level=levels, games=a.games, seed=a.seed)
         parts[key] = [f"## Validation: expert vs veteran, levels {levels}, {a.games:,} games "
                       f"per level, seed {a.seed} ({time.time() - t:.0f} s, load average "
-                      f"{os.getloadavg()[0]:.1f})", "", pair_table(c, {("expert", "veteran")}), ""]
+                      f"{os.getloadavg()[0]:.1f})", "", made, "",
+                      pair_table(c, {("expert", "veteran")}), ""]
         write()
 
-    validation(0, [1, 4])
-    per_game = speed(["expert", "veteran"], a.speed_games)
+    def ablations(level):
+        t = time.time()
+        abl = compare(["veteran", *ABLATIONS.values()], level=[level], games=a.ablation_games,
+                      seed=a.ablation_seed)
+        parts[2 + level / 10] = [
+            f"## Ablations: veteran vs veteran with one rule off, level {level}, "
+            f"{a.ablation_games:,} games, seed {a.ablation_seed} ({time.time() - t:.0f} s, "
+            f"load average {os.getloadavg()[0]:.1f})", "", made, "",
+            "| rule | switched off by |", "|---|---|",
+            *[f"| {rule} | `{spec}` |" for rule, spec in ABLATIONS.items()], "",
+            pair_table(abl, {("veteran", s) for s in ABLATIONS.values()}), ""]
+        write()
+
+    if "validation14" in stages:
+        validation(0, [1, 4])
+    if "speed" in stages:
+        speed_stage(parts, a.speed_games, made)
+        write()
+    for level in (1, 4):
+        if f"ablations{level}" in stages:
+            ablations(level)
+    if "validation23" in stages:
+        validation(3, [2, 3])
+    print(Path(a.out).read_text())
+
+
+def speed_stage(parts, games, made):
+    per_game = speed(["expert", "veteran"], games)
     parts[1] = [
-        "## Time per game", "",
-        f"sim.fast.run_summary, level 4, seed 1, {a.speed_games:,} games, 1 thread, best of 3, "
+        "## Time per game", "", made, "",
+        f"sim.fast.run_summary, level 4, seed 1, {games:,} games, 1 thread, best of 3, "
         f"the two alternating in one process; load average {os.getloadavg()[0]:.1f} after.", "",
         "| policy | us per game | ratio to expert |", "|---|---|---|",
         *[f"| `{n}` | {1e6 * s:.1f} | {s / per_game['expert']:.2f} |"
           for n, s in per_game.items()], ""]
-    write()
-    t = time.time()
-    abl = compare(["veteran", *ABLATIONS.values()], level=[1, 4], games=a.ablation_games,
-                  seed=a.ablation_seed)
-    parts[2] = [
-        f"## Ablations: veteran vs veteran with one rule off, levels 1 and 4, "
-        f"{a.ablation_games:,} games per level, seed {a.ablation_seed} ({time.time() - t:.0f} s)",
-        "", "| rule | switched off by |", "|---|---|",
-        *[f"| {rule} | `{spec}` |" for rule, spec in ABLATIONS.items()], "",
-        pair_table(abl, {("veteran", s) for s in ABLATIONS.values()}), ""]
-    write()
-    validation(3, [2, 3])
-    print(Path(a.out).read_text())
+
+
+def old_parts(out):
+    """The sections of an earlier results file, keyed as main() keys its stages."""
+    parts = {}
+    if not out.exists():
+        return parts
+    for sec in out.read_text().split("\n## ")[1:]:
+        title = sec.split("\n", 1)[0]
+        if title.startswith("Validation") and "[1, 4]" in title:
+            key = 0
+        elif title.startswith("Time per game"):
+            key = 1
+        elif title.startswith("Ablations") and "level 1," in title:
+            key = 2.1
+        elif title.startswith("Ablations") and "level 4," in title:
+            key = 2.4
+        elif title.startswith("Validation") and "[2, 3]" in title:
+            key = 3
+        else:
+            continue
+        parts[key] = ("## " + sec.rstrip("\n") + "\n").split("\n")
+    return parts
 
 
 if __name__ == "__main__":

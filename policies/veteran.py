@@ -1,8 +1,8 @@
 """veteran: the expert, improved where paired comparisons found it weak (no search).
 
-Plays like ``expert`` (same 15 parameters, same defaults) except at these decisions; each rule
-has a parameter whose "off" value gives back the expert's decision (ablations in
-results/veteran.md):
+Plays like ``expert`` (its 15 parameters, with ``value_weight`` 0.6 and ``cull_min_life``
+14 instead of 0.5 and 12) except at these decisions; each rule has a parameter whose "off"
+value gives back the expert's decision (ablations in results/veteran.md):
 
 * R3 hazard choice.  The expert's key, ``knowledge_weight * (value + ability worth)
   - value_weight * shortfall`` (shortfall: the hazard's value at this step minus its free
@@ -13,11 +13,19 @@ results/veteran.md):
   - ``late_value_weight`` (off: 1): in the yellow and red steps (R8) the shortfall weighs
     ``late_value_weight`` times as much as in green: later, knowledge matters more than the
     life a loss costs;
+  - the shortfall weight ``value_weight`` itself is 0.6 (the expert's: 0.5);
   The skip rule of the last hazard (R3.2, ``skip_above``) is the expert's.
 * R4.8 destroy choices and green culling: with ``food_keep`` (off: 0) a food card counts
   ``food_bonus`` more there too, so a loss budget does not throw it away and a deliberate
   green loss is not made for it.  (The destroy ability, R5.3, never takes a card worth
   more than 0, so a food card is safe from it already.)
+* R4.8 green culling (losing a green fight on purpose to destroy its weak cards) only while
+  ``cull_min_life + cull_life_per_level * (level - 1)`` life stays: 14 at level 1 down to 11
+  at level 4 (the expert: 12 at every level; off: cull_min_life=12, cull_life_per_level=0):
+  the harder levels' aging cards make culling pay more.
+* R5.3 in a won hazard fight, a destroy ability removes the card worth least in the deck for
+  good when it is worth at most ``destroy_won_max`` (0: a weak card; the expert uses it there
+  only on cards worth < 0; off: -1).
 * R4.3 / R4.10 paying in a hazard fight: with ``pay_to_survive`` (off: 0) Robinson pays for
   another card where the expert would end the fight although losing it would cost more life
   than he has (a certain defeat), as long as the best cards left could still win.
@@ -27,30 +35,37 @@ Tried and measured worse or not better in paired screens (README, Results): bonu
 other abilities, a win-probability weighting of the knowledge worth, an expected-loss model of
 the shortfall, weighing the discarded hazard's return, stopping paying when the stack is weak,
 a penalty for hazards that could kill, and a "despair" bonus for them at low life (better
-alone, worse in the final combination: results/veteran_despair.md).
+alone, worse in the final combination: results/veteran_despair.md); and (200,000-game
+screens, seeds 5 and 6) other values of the expert's parameters: cull_max_missing 2,
+cull_min_life 10 (better at level 4 only) or 14 (level 1 only, hence the per-level limit),
+destroy_max_value 0 or 2, pay_max_missing_green 0 or 2, yellow 8, red 10, value_weight 0.4
+or 0.7, skip_above 3, knowledge_weight 1.2, cull_yellow 1, hardest_pirate_first 1.
 """
 from numba import njit
 
 from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, destroy_cost,
                             hazard_free, hazard_value, is_aging, pirate_knowledge_bonus,
                             value_of)
-from policies.base import can_still_win, default_decide, effective_value, fight_total, has
+from policies.base import (can_still_win, default_decide, effective_value, fight_total, has,
+                           lowest_worth)
 from policies.expert import PARAMS as EXPERT_PARAMS
 from sim import cards as C
 from sim import observation as O
-from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP
+from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
 
 NAME = "veteran"
 DESCRIPTION = ("the expert improved: food knowledge valued and kept, below_pile worth less, "
-               "knowledge weighs more in later steps, pays on where a loss would kill")
+               "knowledge weighs more in later steps, pays on where a loss would kill, "
+               "destroys weak cards in won fights, culls by level")
 PARAMS = dict(EXPERT_PARAMS)
-PARAMS.update({"food_bonus": 1.0, "food_keep": 1.0, "below_bonus": -0.5,
-               "late_value_weight": 0.7, "pay_to_survive": 1.0})
+PARAMS.update({"value_weight": 0.6, "cull_min_life": 14.0, "food_bonus": 1.0, "food_keep": 1.0,
+               "below_bonus": -0.5, "late_value_weight": 0.7, "pay_to_survive": 1.0,
+               "destroy_won_max": 0.0, "cull_life_per_level": -1.0})
 (P_RESERVE_GREEN, P_RESERVE_YELLOW, P_RESERVE_RED, P_CULL_MAX_MISSING, P_CULL_MIN_LIFE,
  P_CULL_YELLOW, P_VALUE_WEIGHT, P_SKIP_ABOVE, P_DESTROY_MAX_VALUE, P_PIRATE_PREP,
  P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
  P_HARDEST_PIRATE_FIRST, P_FOOD_BONUS, P_FOOD_KEEP, P_BELOW_BONUS, P_LATE_VALUE_WEIGHT,
- P_PAY_TO_SURVIVE) = range(20)
+ P_PAY_TO_SURVIVE, P_DESTROY_WON_MAX, P_CULL_LIFE_PER_LEVEL) = range(22)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -161,6 +176,21 @@ def survive_pay(obs, legal, n_legal, params, action):
 
 
 @njit(cache=True, _nrt=False)
+def destroy_won(obs, legal, n_legal, params):
+    """R5.3 in a won hazard fight: a destroy ability removes for good the card worth least in
+    the deck (deck_worth) if it is worth at most destroy_won_max (the expert: only below 0);
+    -1 if there is none."""
+    if obs[O.O_OPPONENT_IS_PIRATE] or effective_value(obs) > fight_total(obs):
+        return -1
+    for i in range(n_legal):
+        a = legal[i]
+        if a >= A_USE and a < A_USE + N_CARDS and ability_of(obs, a - A_USE) == C.AB_DESTROY \
+                and lowest_worth(obs, a - A_USE, True)[1] <= params[P_DESTROY_WON_MAX]:
+            return a
+    return -1
+
+
+@njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
     step = obs[O.O_STEP]
     phase = obs[O.O_PHASE]
@@ -168,12 +198,17 @@ def decide(obs, legal, n_legal, params, rng):
         return hazard_choice(obs, legal, n_legal, params)
     if phase == O.PH_DESTROY:
         return destroy_choice(obs, legal, n_legal, params)
+    if phase == O.PH_FIGHT and params[P_DESTROY_WON_MAX] > -1.0:
+        a = destroy_won(obs, legal, n_legal, params)
+        if a >= 0:
+            return a
     cull_steps = 2 if params[P_CULL_YELLOW] > 0 else 1
     if phase == O.PH_FIGHT and step < cull_steps and not obs[O.O_OPPONENT_IS_PIRATE] \
             and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
         missing = effective_value(obs) - fight_total(obs)
         if 0 < missing <= params[P_CULL_MAX_MISSING] and \
-                obs[O.O_LIFE] - missing >= params[P_CULL_MIN_LIFE] and \
+                obs[O.O_LIFE] - missing >= params[P_CULL_MIN_LIFE] + \
+                params[P_CULL_LIFE_PER_LEVEL] * (obs[O.O_LEVEL] - 1) and \
                 cull_count(obs, missing, params) > 0:
             return A_END
     if step == 0:

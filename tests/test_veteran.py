@@ -6,11 +6,11 @@ import pytest
 
 import sim.cards as C
 import sim.observation as O
-from sim.actions import A_DESTROY, A_DONE, A_END, A_FIGHT, A_PAY
+from sim.actions import A_DESTROY, A_DONE, A_END, A_FIGHT, A_PAY, A_USE
 from test_policies import DISTRACTED, decide, obs_with
 
-RAFT_FOOD, RAFT_EQUIPMENT, RAFT_STRATEGY, RAFT_DECEPTION, RAFT_MIMICRY, RAFT_BOOKS = \
-    29, 31, 33, 36, 37, 38
+RAFT_FOOD, RAFT_EQUIPMENT, RAFT_STRATEGY, RAFT_REALIZATION, RAFT_DECEPTION, RAFT_MIMICRY, \
+    RAFT_BOOKS = 29, 31, 33, 35, 36, 37, 38
 EXPLORING_WEAPON, FURTHER_FOOD, CANNIBALS = 41, 47, 57
 GENIUS = 16
 
@@ -56,16 +56,48 @@ def test_r3_below_pile_knowledge_is_worth_less():
 
 
 def test_r3_the_shortfall_weighs_less_in_the_yellow_step():
-    """Yellow (R4.1): cannibals (weapon +4, value 9) vs raft (books, worth 1, value 1).
-    Expert: 4 - 0.5 * 9 < 1 - 0.5 * 1; veteran (0.7 times the weight): 4 - 3.15 > 1 - 0.35.
-    In green the weight is the expert's: cannibals (value 5) 4 - 2.5 < the raft's equipment 2.5."""
+    """Yellow (R4.1), at the expert's shortfall weight 0.5: cannibals (weapon +4, value 9) vs
+    raft (books, worth 1, value 1).  Expert: 4 - 0.5 * 9 < 1 - 0.5 * 1; veteran (0.7 times
+    the weight): 4 - 3.15 > 1 - 0.35.  In green the weight is not lowered: cannibals
+    (value 5) 4 - 2.5 < the raft's equipment 2.5."""
     obs = hazard_obs(step=1)
+    legal = [A_FIGHT + RAFT_BOOKS, A_FIGHT + CANNIBALS]
+    half = {"value_weight": 0.5}
     assert choose("expert", obs, RAFT_BOOKS, CANNIBALS) == f"fight:{RAFT_BOOKS}"
-    assert choose("veteran", obs, RAFT_BOOKS, CANNIBALS) == f"fight:{CANNIBALS}"
-    assert decide("veteran", obs, [A_FIGHT + RAFT_BOOKS, A_FIGHT + CANNIBALS],
-                  {"late_value_weight": 1}) == f"fight:{RAFT_BOOKS}"
+    assert decide("veteran", obs, legal, half) == f"fight:{CANNIBALS}"
+    assert decide("veteran", obs, legal, {**half, "late_value_weight": 1}) == \
+        f"fight:{RAFT_BOOKS}"
     green = hazard_obs(step=0)
-    assert choose("veteran", green, RAFT_EQUIPMENT, CANNIBALS) == f"fight:{RAFT_EQUIPMENT}"
+    assert decide("veteran", green, [A_FIGHT + RAFT_EQUIPMENT, A_FIGHT + CANNIBALS], half) == \
+        f"fight:{RAFT_EQUIPMENT}"
+
+
+def test_r3_the_shortfall_weighs_0_6():
+    """Yellow (R4.1): raft food (worth 0 + 1 + food_bonus 1, value 1) vs further exploring's
+    realization (2 + destroy 1.5, value 5).  With the shortfall weight 0.6 (x 0.7 in yellow):
+    2 - 0.42 > 3.5 - 2.1, so the food; with the expert's 0.5: 2 - 0.35 < 3.5 - 1.75."""
+    further_realization = 48
+    obs = hazard_obs(step=1)
+    assert choose("veteran", obs, RAFT_FOOD, further_realization) == f"fight:{RAFT_FOOD}"
+    assert decide("veteran", obs, [A_FIGHT + RAFT_FOOD, A_FIGHT + further_realization],
+                  {"value_weight": 0.5}) == f"fight:{further_realization}"
+
+
+@pytest.mark.parametrize("level, life, expected", [(1, 14, "pay"), (1, 15, "end"),
+                                                   (4, 12, "end"), (4, 11, "pay")])
+def test_r4_8_green_culling_keeps_15_minus_level_life(level, life, expected):
+    """Green, exploring (value 1), a weak card (0) in the fight, the free cards out: 1 short.
+    The veteran loses on purpose (R4.8, its budget destroys the weak card) only if at least
+    cull_min_life 14 + cull_life_per_level -1 per level above 1 life stays (14 at level 1,
+    11 at level 4); else it pays (R4.3).  The expert's limit is 12 at every level."""
+    weak = 5
+    obs = obs_with(O.PH_FIGHT, life=life, fight=(weak,))
+    obs[O.O_LEVEL] = level
+    legal = [A_END, A_PAY]
+    assert decide("veteran", obs, legal) == expected
+    assert decide("expert", obs, legal) == ("end" if life - 1 >= 12 else "pay")
+    assert decide("veteran", obs, legal, {"cull_min_life": 12, "cull_life_per_level": 0}) == \
+        decide("expert", obs, legal)
 
 
 def test_r4_8_the_loss_budget_keeps_a_food_card():
@@ -110,6 +142,22 @@ def test_pay_to_survive_needs_a_card_that_could_still_win():
     for c in range(13, 18):                    # focused x3, genius, eating out of the stack
         obs[O.ZONE + c] = O.Z_REMOVED
     assert decide("veteran", obs, [A_END, A_PAY]) == "end"
+
+
+def test_r5_3_a_won_fight_destroys_a_weak_card_for_good():
+    """Green, exploring (value 1) beaten by genius (+2); a weak (0) and a raft realization
+    (destroy) in the fight too.  The expert ends (it destroys only cards worth < 0 once the
+    fight is won); the veteran removes the weak card first (destroy_won_max 0), but not a
+    focused (+1) card, and not with destroy_won_max -1."""
+    weak, focused = 5, 15
+    obs = obs_with(O.PH_FIGHT, fight=(weak, GENIUS, RAFT_REALIZATION))
+    legal = [A_END, A_USE + RAFT_REALIZATION]
+    assert decide("expert", obs, legal) == "end"
+    assert decide("veteran", obs, legal) == f"use:{RAFT_REALIZATION}"
+    assert decide("veteran", obs, legal, {"destroy_won_max": -1}) == "end"
+    obs[O.ZONE + weak] = O.Z_ROBINSON_STACK
+    obs[O.ZONE + focused] = O.Z_FIGHT_LEFT
+    assert decide("veteran", obs, legal) == "end"
 
 
 def test_veteran_beats_expert_on_fixed_deals():
