@@ -134,8 +134,8 @@ The ten pirates (R9) are not equally hard. Here, through the Python API, we coun
 rank them with 95% Wilson intervals and Holm-adjusted tests, and then ask a designer's
 question: at which value would the hardest pirate be beaten as often as the median one? The
 card table is data (`sim.cardtable`): an edited table needs no recompilation, and both engines
-and the policies play with it. `results/pirates.md` is the same study on 1,000,000 games per
-level (`friday balance pirates`)."""),
+and the policies play with it. `results/pirates.md` is the same study with the stronger
+`veteran` policy on 1,000,000 games per level (`friday balance pirates --policy veteran`)."""),
     ("code", """import os
 import matplotlib.pyplot as plt
 import numpy as np
