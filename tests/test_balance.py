@@ -173,7 +173,7 @@ def test_readme_study_headline_is_results_pirates_csv():
     import pandas as pd
     root = Path(__file__).parent.parent
     readme = (root / "README.md").read_text()
-    assert "friday balance pirates --level all --games 1000000 --seed 1" in readme
+    assert "friday balance pirates --policy veteran --level all --games 1000000 --seed 1" in readme
     table = pd.read_csv(root / "results" / "pirates.csv")
     assert sorted(table["level"].unique()) == [1, 2, 3, 4]
     assert (table.groupby("level")["drawn"].sum() == 2_000_000).all()   # two pirates a game
