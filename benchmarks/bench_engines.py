@@ -116,6 +116,13 @@ def _compare(a, names, print):
             print(f"JIT first compile (empty cache, `warm_up({names[-1]!r})`, a fresh process "
                   f"each): {a.base} {cold['base']:.1f} s, this engine {cold['new']:.1f} s.\n")
         workers = {"base": _Worker(base_root), "new": _Worker(ROOT)}
+        for name in names:              # before any timing: a late disagreement loses the run
+            for level in a.levels:
+                sums = {label: w.time(name, level, 1, 1000)[1] for label, w in workers.items()}
+                if sums["base"] != sums["new"]:
+                    raise SystemExit(f"error: {name} plays other games at level {level} than at "
+                                     f"{a.base} ({sums}): its policy file or the engine changed "
+                                     "between the two; leave it out with --policies")
         print(f"{a.games:,} games per timing, best of {a.repeat}, the two engines alternating; "
               "the results of both are checked equal (wins and score sums).\n")
         print("| policy | level | threads | " + f"{a.base} games/s | this engine games/s | ratio |")
