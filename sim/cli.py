@@ -562,17 +562,29 @@ def balance_sweep(
 
 
 def main():
-    """The ``friday`` command.  After Ctrl-C (exit code 130) the process ends at once, without
-    the interpreter's teardown of Numba's threads and the loaded modules (about a second on a
-    busy machine): the results are printed and any file written by then."""
+    """The ``friday`` command.  A mistyped command, option or value is one ``error:`` line
+    (exit code 2), as every other bad input.  After Ctrl-C (exit code 130) the process ends at
+    once, without the interpreter's teardown of Numba's threads and the loaded modules (about a
+    second on a busy machine): the results are printed and any file written by then."""
     try:
-        app()
+        code = app(standalone_mode=False)
+    except typer.TyperException as exc:        # Click's usage errors (typer vendors Click)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            app()                                # a bare command group: its help, as ever
+        ctx = getattr(exc, "ctx", None)
+        where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        print(f"error: {exc.format_message()}{where}", file=sys.stderr)
+        code = 2
+    except typer.Abort:
+        print("Aborted!", file=sys.stderr)
+        code = 1
     except SystemExit as exc:
-        if exc.code == 130:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(130)
-        raise
+        code = exc.code
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -68,8 +68,9 @@ def _policy_compile_note(policy) -> str:
 
 def prepare_engine(policy, quiet=False, threads=None):
     """Compile or load the fast engine and the policy before the games are timed."""
-    from .fast.api import prepare
+    from .fast.api import _set_threads, prepare
     from .numba_cache import record_compile_seconds
+    _set_threads(threads)                # a bad --threads is an error before any compile notice
     started = compile_notice(policy, quiet)
     prepare(policy, threads)
     if started is not None:

@@ -72,6 +72,16 @@ BAD_INPUTS = [
 ]
 
 
+# Click's own checks (a mistyped command, option or value): the error line is the whole output
+USAGE_ERRORS = [
+    (["simulat"], "No such command 'simulat'. Did you mean 'simulate'?"),
+    (["simulate", "--gams", "5"], "No such option: --gams"),
+    (["simulate", "--games", "abc"], "Invalid value for '--games'"),
+    (["simulate", "--games"], "Option '--games' requires an argument"),
+    (["balance", "sweep", "--sett", "x"], "No such option: --sett"),
+]
+
+
 def friday(args, cwd, **kw):
     return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=900, **kw)
@@ -86,6 +96,15 @@ def user_folder(path):
     (path / "aging_on_top.json").write_text(json.dumps(AGING_ON_TOP))
     (path / "moves.txt").write_text("end\n")
     return {p.relative_to(path) for p in path.rglob("*") if "__pycache__" not in p.parts}
+
+
+@pytest.mark.parametrize("args, message", USAGE_ERRORS,
+                         ids=[" ".join(a) for a, _ in USAGE_ERRORS])
+def test_a_mistyped_command_option_or_value_is_one_error_line(tmp_path, args, message):
+    result = friday(args, tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("error: ") and message in result.stderr
 
 
 @pytest.mark.parametrize("args, message", BAD_INPUTS, ids=[" ".join(a) for a, _ in BAD_INPUTS])
