@@ -43,15 +43,14 @@ or 0.7, skip_above 3, knowledge_weight 1.2, cull_yellow 1, hardest_pirate_first 
 """
 from numba import njit
 
-from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, destroy_cost,
-                            hazard_free, hazard_value, is_aging, pirate_knowledge_bonus,
-                            value_of)
-from policies.base import (can_still_win, default_decide, effective_value, fight_total, has,
-                           lowest_worth)
+from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, hazard_free,
+                            hazard_value, is_food, pirate_knowledge_bonus, value_of)
+from policies.base import (can_still_win, cull_on_purpose, default_decide, destroy_choice,
+                           effective_value, fight_total, has, lowest_worth, per_step)
 from policies.expert import PARAMS as EXPERT_PARAMS
 from sim import cards as C
 from sim import observation as O
-from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
+from sim.actions import A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
 
 NAME = "veteran"
 DESCRIPTION = ("the expert improved: food knowledge valued and kept, below_pile worth less, "
@@ -66,12 +65,6 @@ PARAMS.update({"value_weight": 0.6, "cull_min_life": 14.0, "food_bonus": 1.0, "f
  P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
  P_HARDEST_PIRATE_FIRST, P_FOOD_BONUS, P_FOOD_KEEP, P_BELOW_BONUS, P_LATE_VALUE_WEIGHT,
  P_PAY_TO_SURVIVE, P_DESTROY_WON_MAX, P_CULL_LIFE_PER_LEVEL) = range(22)
-
-
-@njit(cache=True, _nrt=False, inline='always')
-def is_food(obs, c):
-    ab = ability_of(obs, c)
-    return ab == C.AB_LIFE1 or ab == C.AB_LIFE2
 
 
 @njit(cache=True, _nrt=False)
@@ -110,55 +103,10 @@ def hazard_choice(obs, legal, n_legal, params):
     return best
 
 
-@njit(cache=True, _nrt=False)
-def keep_worth(obs, c, params):
-    """A non-aging card's worth for destroy decisions: value + ability worth, a food card
-    ``food_bonus`` more with ``food_keep``."""
-    w = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
-    if params[P_FOOD_KEEP] != 0.0 and is_food(obs, c):
-        w += params[P_FOOD_BONUS]
-    return w
-
-
-@njit(cache=True, _nrt=False)
-def destroy_choice(obs, legal, n_legal, params):
-    """R4.8: aging cards first, then the lowest cards with keep_worth <= destroy_max_value."""
-    best = A_DONE
-    best_key = 1e18
-    for i in range(n_legal):
-        a = legal[i]
-        if a >= A_DESTROY and a < A_DESTROY + N_CARDS:
-            c = a - A_DESTROY
-            if is_aging(obs, c):
-                key = -100.0 + value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
-            else:
-                key = keep_worth(obs, c, params)
-                if key > params[P_DESTROY_MAX_VALUE]:
-                    continue
-            if key < best_key:
-                best, best_key = a, key
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def cull_count(obs, budget, params):
-    """How many fight cards a loss with this budget would destroy (R4.8), choosing like
-    destroy_choice (policies.arith.cull_count with keep_worth)."""
-    count = 0
-    n = obs[O.O_N_FIGHT]
-    for i in range(n):
-        c = obs[O.FIGHT_LIST + i]
-        if is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN and \
-                budget >= destroy_cost(obs, c):
-            budget -= destroy_cost(obs, c)
-            count += 1
-    for i in range(n):
-        c = obs[O.FIGHT_LIST + i]
-        if not is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
-                and keep_worth(obs, c, params) <= params[P_DESTROY_MAX_VALUE] and budget >= 1:
-            budget -= 1
-            count += 1
-    return count
+@njit(cache=True, _nrt=False, inline='always')
+def food_worth(params):
+    """What a food card is worth more to the loss budget and the culling (food_keep)."""
+    return params[P_FOOD_BONUS] if params[P_FOOD_KEEP] != 0.0 else 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -179,48 +127,45 @@ def survive_pay(obs, legal, n_legal, params, action):
 def destroy_won(obs, legal, n_legal, params):
     """R5.3 in a won hazard fight: a destroy ability removes for good the card worth least in
     the deck (deck_worth) if it is worth at most destroy_won_max (the expert: only below 0);
-    -1 if there is none."""
-    if obs[O.O_OPPONENT_IS_PIRATE] or effective_value(obs) > fight_total(obs):
+    -1 if there is none.  The fight total is looked at only when a destroy can be used."""
+    if obs[O.O_OPPONENT_IS_PIRATE]:
         return -1
     for i in range(n_legal):
         a = legal[i]
-        if a >= A_USE and a < A_USE + N_CARDS and ability_of(obs, a - A_USE) == C.AB_DESTROY \
-                and lowest_worth(obs, a - A_USE, True)[1] <= params[P_DESTROY_WON_MAX]:
-            return a
+        if a >= A_USE and a < A_USE + N_CARDS and ability_of(obs, a - A_USE) == C.AB_DESTROY:
+            if effective_value(obs) > fight_total(obs):
+                return -1
+            if lowest_worth(obs, a - A_USE, True)[1] <= params[P_DESTROY_WON_MAX]:
+                return a
     return -1
 
 
 @njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
-    step = obs[O.O_STEP]
     phase = obs[O.O_PHASE]
     if phase == O.PH_HAZARD:
         return hazard_choice(obs, legal, n_legal, params)
     if phase == O.PH_DESTROY:
-        return destroy_choice(obs, legal, n_legal, params)
-    if phase == O.PH_FIGHT and params[P_DESTROY_WON_MAX] > -1.0:
-        a = destroy_won(obs, legal, n_legal, params)
-        if a >= 0:
-            return a
-    cull_steps = 2 if params[P_CULL_YELLOW] > 0 else 1
-    if phase == O.PH_FIGHT and step < cull_steps and not obs[O.O_OPPONENT_IS_PIRATE] \
-            and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
-        missing = effective_value(obs) - fight_total(obs)
-        if 0 < missing <= params[P_CULL_MAX_MISSING] and \
-                obs[O.O_LIFE] - missing >= params[P_CULL_MIN_LIFE] + \
-                params[P_CULL_LIFE_PER_LEVEL] * (obs[O.O_LEVEL] - 1) and \
-                cull_count(obs, missing, params) > 0:
+        return destroy_choice(obs, legal, n_legal, params[P_DESTROY_MAX_VALUE],
+                              food_worth(params))
+    if phase == O.PH_FIGHT:
+        if params[P_DESTROY_WON_MAX] > -1.0:
+            a = destroy_won(obs, legal, n_legal, params)
+            if a >= 0:
+                return a
+        if cull_on_purpose(obs, legal, n_legal, params[P_CULL_YELLOW] > 0,
+                           params[P_CULL_MAX_MISSING], params[P_CULL_MIN_LIFE] +
+                           params[P_CULL_LIFE_PER_LEVEL] * (obs[O.O_LEVEL] - 1),
+                           params[P_DESTROY_MAX_VALUE], food_worth(params)):
             return A_END
-    if step == 0:
-        reserve, pay_max = params[P_RESERVE_GREEN], params[P_PAY_MAX_GREEN]
-    elif step == 1:
-        reserve, pay_max = params[P_RESERVE_YELLOW], params[P_PAY_MAX_YELLOW]
-    else:
-        reserve, pay_max = params[P_RESERVE_RED], params[P_PAY_MAX_RED]
-    action = default_decide(obs, legal, n_legal, reserve, pay_max, params[P_DESTROY_MAX_VALUE],
-                            params[P_VALUE_WEIGHT], params[P_SKIP_ABOVE],
-                            params[P_KNOWLEDGE_WEIGHT], params[P_HARDEST_PIRATE_FIRST] > 0,
-                            params[P_PIRATE_PREP])
+    action = default_decide(obs, legal, n_legal,
+                            per_step(obs, params[P_RESERVE_GREEN], params[P_RESERVE_YELLOW],
+                                     params[P_RESERVE_RED]),
+                            per_step(obs, params[P_PAY_MAX_GREEN], params[P_PAY_MAX_YELLOW],
+                                     params[P_PAY_MAX_RED]),
+                            params[P_DESTROY_MAX_VALUE], params[P_VALUE_WEIGHT],
+                            params[P_SKIP_ABOVE], params[P_KNOWLEDGE_WEIGHT],
+                            params[P_HARDEST_PIRATE_FIRST] > 0, params[P_PIRATE_PREP])
     if phase == O.PH_FIGHT:
         return survive_pay(obs, legal, n_legal, params, action)
     return action
