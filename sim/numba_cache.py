@@ -102,3 +102,57 @@ def record_compile_seconds(seconds: float):
         compile_record_path().write_text(f"{seconds:.1f}\n")
     except OSError:
         pass
+
+
+LOCK_NAME = "friday-cache.lock"
+_lock_installed = False
+
+
+def lock_cache_files():
+    """Make Numba's cache safe for processes that compile at the same time (the compile
+    helper, sim.fast.compile_ahead; Dask workers; two commands at once).  Numba saves an entry
+    by reading a function's index, adding a data-file name and writing both back: two processes
+    saving two signatures of one function at once could each take the same name, leaving the
+    index of one pointing at the code of the other.  Here a save, and a load (index, then data),
+    hold an exclusive lock on a file in the cache folder.  Needs ``fcntl`` (not on Windows,
+    where nothing is changed and the compile helper stays off)."""
+    global _lock_installed
+    if _lock_installed:
+        return
+    try:
+        import fcntl
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:
+        return
+    import contextlib
+    import os
+
+    @contextlib.contextmanager
+    def locked(folder):
+        try:
+            fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:          # an unwritable folder: Numba will not save there either
+            yield
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    save, load = IndexDataCacheFile.save, IndexDataCacheFile.load
+
+    def locked_save(self, key, data):
+        with locked(self._cache_path):
+            return save(self, key, data)
+
+    def locked_load(self, key):
+        with locked(self._cache_path):
+            return load(self, key)
+
+    IndexDataCacheFile.save, IndexDataCacheFile.load = locked_save, locked_load
+    _lock_installed = True
+
+
+def cache_lock_installed() -> bool:
+    return _lock_installed

@@ -31,10 +31,10 @@ class SimulationInterrupted(Exception):
         super().__init__(f"interrupted after {games:,} games")
         self.games = games
 
-# The engine's cold compile on an idle 2-core machine, as benchmarks/bench_engines.py measured it
-# (results/benchmark.md; benchmarks/bench_cli.py measures it too, results/benchmark_cli.md),
-# shown until this machine has measured its own.
-BENCHMARK_COMPILE_SECONDS = 60
+# The engine's cold compile on an idle 2-core machine, as benchmarks/bench_cli.py measured it
+# (results/benchmark_cli.md: 28.8 s, two processes, sim.fast.compile_ahead), shown until this
+# machine has measured its own.
+BENCHMARK_COMPILE_SECONDS = 30
 
 
 def compile_notice(policy, quiet=False) -> float | None:

@@ -197,25 +197,25 @@ def perform_start(gp, ab, actor, source, via):
         want = 1 if ab == C.AB_LIFE1 else 2
         gained = want if want < room else room
         S[S_LIFE] += gained
-        ev_ability(S, E, source, ab, -1, via, gained)
+        ev_ability(S, E, source, ab, np.int64(-1), via, gained)
         if gained > 0:
-            ev4(S, E, EV_LIFE, gained, S[S_LIFE], LR_ABILITY, 0)
+            ev4(S, E, np.int64(EV_LIFE), gained, S[S_LIFE], np.int64(LR_ABILITY), np.int64(0))
     elif ab == C.AB_DRAW1 or ab == C.AB_DRAW2:                           # R5.2
-        ev_ability(S, E, source, ab, -1, via, -1)
+        ev_ability(S, E, source, ab, np.int64(-1), via, np.int64(-1))
         if draw_into_fight(gp, np.bool_(False), _R_ABILITY, _0) < 0:
             return K_ABILITY_DONE
         if ab == C.AB_DRAW2 and can_draw(S):
-            return wait_more(S, L, RP_MORE_DRAW2)
+            return wait_more(S, L, np.int64(RP_MORE_DRAW2))
     elif ab == C.AB_DESTROY or ab == C.AB_DOUBLE or ab == C.AB_BELOW_PILE:   # R5.3, R5.4, R5.9
         return wait_target(gp, np.bool_(False))
     elif ab == C.AB_STEP_MINUS1:                                         # R5.7
-        ev_ability(S, E, source, ab, -1, via, -1)
+        ev_ability(S, E, source, ab, np.int64(-1), via, np.int64(-1))
         S[S_STEP_MINUS] += 1
     elif ab == C.AB_EXCHANGE1 or ab == C.AB_EXCHANGE2:                   # R5.8
         S[S_AB_K] = 0
         return wait_target(gp, np.bool_(False))
     elif ab == C.AB_SORT3:                                               # R5.6
-        S[S_SORT_EV] = ev_ability(S, E, source, C.AB_SORT3, -1, via, -1)
+        S[S_SORT_EV] = ev_ability(S, E, source, np.int64(C.AB_SORT3), np.int64(-1), via, np.int64(-1))
         S[S_SORT_N] = 0
         return sort_take_next(gp)
     return K_ABILITY_DONE
@@ -230,7 +230,7 @@ def target_act(gp, a):
         return K_ABILITY_DONE
     ab, source, via = S[S_PEND_AB], S[S_AB_SOURCE], S[S_AB_VIA]
     t = a - A_TARGET
-    ev_ability(S, E, source, ab, t, via, -1)
+    ev_ability(S, E, source, ab, t, via, np.int64(-1))
     if ab == C.AB_DESTROY:                                               # R5.3
         fight_up_out(S, obs, T, t)
         S[S_NDOWN] += 1
@@ -265,7 +265,7 @@ def target_act(gp, a):
         obs[_ZONE + t] = O.Z_ROBINSON_STACK
         deck_in(obs, T, t, True)
         if left:
-            return wait_more(S, L, RP_MORE_BELOW)
+            return wait_more(S, L, np.int64(RP_MORE_BELOW))
     return K_ABILITY_DONE
 
 
@@ -327,7 +327,7 @@ def sort_discard_act(gp, a):
         d = a - A_DISCARD
         for i in range(S[CNT + P_SORT]):
             if P[P_SORT, i] == d:
-                remove_at(S, P, P_SORT, i)
+                remove_at(S, P, np.int64(P_SORT), i)
                 break
         obs[_ZONE + d] = O.Z_ROBINSON_DISCARD
         S[CNT + P_RDISC] += 1

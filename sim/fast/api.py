@@ -151,7 +151,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     level = check_level(level)
     options = options or Options()
     name = getattr(policy, "name", "policy")
-    if actions is not None:
+    single = _entry(policy if actions is None else None, "single")   # the engine first: see
+    if actions is not None:                                          # sim.fast.compile_ahead
         from sim.actions import action_id
         ids = [a if isinstance(a, (int, np.integer)) else action_id(a) for a in actions]
         prm = np.array([0.0] + [float(a) for a in ids], dtype=np.float64)
@@ -174,8 +175,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
         DOBS = np.zeros((1, 1), np.int64)
         DLEG = np.zeros((1, 1), np.int64)
     D = _deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
-    _entry(policy if actions is None else None, "single")(fn, S, P, obs, L, E, SCR, _table(cards),
-                                                          R, PR, prm, DOBS, DLEG, D)
+    single(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
     err = int(S[S_ERR])
     if err == ERR_ILLEGAL:
         if actions is not None and int(S[S_ERR_ACTION]) == -1:
@@ -209,7 +209,7 @@ def _entry(policy, name: str):
     """The runner's entry point ``name``, or the policy's own (a search player:
     policies.search, sim.fast.search), which takes the same arguments."""
     own = getattr(policy, f"{name}_entry", None)
-    return own() if own is not None else runner.entry(name)
+    return own() if own is not None else runner.entry(name, policy)
 
 
 def _n_blocks(n_games: int) -> int:

@@ -7,6 +7,7 @@ and the caller returns at once.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim import observation as O
@@ -83,7 +84,7 @@ def fight_remove(S, P, card):
     n = S[CNT + P_FIGHT]
     for i in range(n):
         if P[P_FIGHT, i] == card:
-            remove_at(S, P, P_FIGHT, i)
+            remove_at(S, P, np.int64(P_FIGHT), i)
             return
 
 
@@ -324,7 +325,7 @@ def pay_life(S, E, amount, reason):
     S[S_LIFE] = life - paid
     if paid > 0:
         if S[S_TRACE] != 0:                  # (no call when not tracing: a hot path)
-            ev4(S, E, EV_LIFE, -paid, S[S_LIFE], reason, 0)
+            ev4(S, E, np.int64(EV_LIFE), -paid, S[S_LIFE], reason, np.int64(0))
     if paid < amount:
         S[S_OVER] = 1
         S[S_CAUSE] = CAUSE_NO_LIFE
@@ -363,7 +364,7 @@ def reshuffle(S, P, obs, E, R, T):
             n += 1
     S[CNT + P_RSTACK] = n
     S[CNT + P_RDISC] = 0
-    shuffle_slice(R, P[P_RSTACK], 0, n)
+    shuffle_slice(R, P[P_RSTACK], np.int64(0), n)
     S[S_KT] = 0
     S[S_KB] = 0
     if ev_room(S, E, 4 + n):
@@ -371,7 +372,7 @@ def reshuffle(S, P, obs, E, R, T):
         E[p] = EV_RESHUFFLE
         E[p + 1] = aging
         S[S_EPOS] = p + 2
-        ev_pile(S, P, E, P_RSTACK)
+        ev_pile(S, P, E, np.int64(P_RSTACK))
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -406,7 +407,7 @@ def draw_into_fight(gp, left, reason, cost):
     obs[_ZONE + card] = O.Z_FIGHT_LEFT if left else O.Z_FIGHT_RIGHT
     S[S_CARDS_DRAWN] += 1
     if S[S_TRACE] != 0:                      # (no call when not tracing: a hot path)
-        ev4(S, E, EV_DRAW, card, 0 if left else 1, cost, reason)
+        ev4(S, E, np.int64(EV_DRAW), card, 0 if left else 1, cost, reason)
         if left and T[T_ABILITY, card] == AB_AGING_STOP:                  # R6.4
-            ev_ability(S, E, card, AB_AGING_STOP, -1, -1, -1)
+            ev_ability(S, E, card, np.int64(AB_AGING_STOP), np.int64(-1), np.int64(-1), np.int64(-1))
     return card

@@ -219,7 +219,7 @@ def fight_begin(gp, opp, is_pirate):
     fight_counts_clear(S)
     obs[_ZONE + opp] = O.Z_OPPONENT
     if S[S_TRACE] != 0:
-        ev4(S, E, EV_FIGHT_START, opp, 1 if is_pirate else 0, free, value)
+        ev4(S, E, np.int64(EV_FIGHT_START), opp, 1 if is_pirate else 0, free, value)
     return K_FIGHT
 
 
@@ -255,7 +255,7 @@ def fight_act(gp, a):
             S[S_FREE_CLOSED] = 1                                         # R4.3 by choice
         cost = paid_cost(S, T)
         if draw_into_fight(gp, np.bool_(False), _R_PAID, cost) >= 0:
-            pay_life(S, E, cost, LR_PAID_DRAW)
+            pay_life(S, E, cost, np.int64(LR_PAID_DRAW))
     else:
         return use_start(gp, a - A_USE)
     return K_FIGHT
@@ -307,7 +307,7 @@ def end_fight_start(gp):
             c = P[P_FIGHT, i]
             if T[T_ABILITY, c] == C.AB_AGING_HIGHEST_ZERO and not (obs[_FLAGS + c] & O.F_FACE_DOWN):
                 if m == k:
-                    ev_ability(S, E, c, C.AB_AGING_HIGHEST_ZERO, S[S_ZERO0 + k], -1, -1)
+                    ev_ability(S, E, c, np.int64(C.AB_AGING_HIGHEST_ZERO), S[S_ZERO0 + k], np.int64(-1), np.int64(-1))
                 m += 1
     value = effective_value(S, T)
     won = total >= value
@@ -357,7 +357,7 @@ def end_fight_finish(gp):
         E[cnt] = m
         S[S_EPOS] = q
     if deficit > 0:
-        pay_life(S, E, deficit, LR_LOST_FIGHT)
+        pay_life(S, E, deficit, np.int64(LR_LOST_FIGHT))
         if S[S_OVER]:
             return K_FIGHT_OVER
     for i in range(nf):                                                  # R4.9, R6.1
@@ -365,8 +365,8 @@ def end_fight_finish(gp):
         ab = T[T_ABILITY, c]
         if (ab == C.AB_AGING_LIFE1 or ab == C.AB_AGING_LIFE2) and \
                 not (obs[_FLAGS + c] & O.F_FACE_DOWN) and not in_pile(S, P, P_BUDGET, c):
-            ev_ability(S, E, c, ab, -1, -1, -1)
-            pay_life(S, E, 1 if ab == C.AB_AGING_LIFE1 else 2, LR_AGING)
+            ev_ability(S, E, c, ab, np.int64(-1), np.int64(-1), np.int64(-1))
+            pay_life(S, E, 1 if ab == C.AB_AGING_LIFE1 else 2, np.int64(LR_AGING))
             if S[S_OVER]:
                 return K_FIGHT_OVER
     # the fight is over: move the cards (R4.7, R4.8)

@@ -85,12 +85,12 @@ def set_up(gp, D):
     for c in range(FIRST_DIFFICULT, FIRST_DIFFICULT + 3):                # R2.1
         P[P_AGING, n] = c
         n += 1
-    shuffle_slice(R, P[P_AGING], 0, 3)
+    shuffle_slice(R, P[P_AGING], np.int64(0), np.int64(3))
     for c in range(18, FIRST_DIFFICULT):
         if level >= 3 or c != VERY_STUPID:
             P[P_AGING, n] = c
             n += 1
-    shuffle_slice(R, P[P_AGING], 3, n - 3)
+    shuffle_slice(R, P[P_AGING], np.int64(3), n - 3)
     S[CNT + P_AGING] = n
     for c in range(18):
         P[P_RSTACK, c] = c
@@ -99,21 +99,21 @@ def set_up(gp, D):
         P[P_RSTACK, 18] = pop(S, P, P_AGING)       # an aging id is above every start id
         m = 19
     S[CNT + P_RSTACK] = m
-    shuffle_slice(R, P[P_RSTACK], 0, m)
+    shuffle_slice(R, P[P_RSTACK], np.int64(0), m)
     for i in range(30):                                                   # R2.3
         P[P_HSTACK, i] = FIRST_HAZARD + i
     S[CNT + P_HSTACK] = 30
-    shuffle_slice(R, P[P_HSTACK], 0, 30)
+    shuffle_slice(R, P[P_HSTACK], np.int64(0), np.int64(30))
     for i in range(10):                                                   # R2.4
         SCR[i] = FIRST_PIRATE + i
-    shuffle_slice(R, SCR, 0, 10)
+    shuffle_slice(R, SCR, np.int64(0), np.int64(10))
     P[P_PIRATES, 0] = SCR[9]
     P[P_PIRATES, 1] = SCR[8]
     S[CNT + P_PIRATES] = 2
     if D.shape[0] == 4:
-        _override(S, P, D, 0, P_RSTACK)
-        _override(S, P, D, 1, P_AGING)
-        _override(S, P, D, 2, P_HSTACK)
+        _override(S, P, D, np.int64(0), np.int64(P_RSTACK))
+        _override(S, P, D, np.int64(1), np.int64(P_AGING))
+        _override(S, P, D, np.int64(2), np.int64(P_HSTACK))
         if D[3, 0] >= 0:
             P[P_PIRATES, 0] = D[3, 1]
             P[P_PIRATES, 1] = D[3, 2]
@@ -135,10 +135,10 @@ def set_up(gp, D):
         p = S[S_EPOS]
         E[p] = EV_SETUP
         S[S_EPOS] = p + 1
-        ev_pile(S, P, E, P_RSTACK)
-        ev_pile(S, P, E, P_HSTACK)
-        ev_pile(S, P, E, P_AGING)
-        ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE], 0)
+        ev_pile(S, P, E, np.int64(P_RSTACK))
+        ev_pile(S, P, E, np.int64(P_HSTACK))
+        ev_pile(S, P, E, np.int64(P_AGING))
+        ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE], np.int64(0))
         S[S_EPOS] -= 1                # ev4 wrote code=p1 + 4 fields; drop the unused 5th
     _step_event(S, P, E)
 
@@ -150,7 +150,7 @@ def _step_event(S, P, E):
         E[p] = EV_STEP
         E[p + 1] = S[S_STEP]
         S[S_EPOS] = p + 2
-        ev_pile(S, P, E, P_HSTACK)
+        ev_pile(S, P, E, np.int64(P_HSTACK))
 
 
 @njit(cache=True, _nrt=False)
@@ -168,7 +168,7 @@ def start_step(gp, step):
                 n += 1
         S[CNT + P_HSTACK] = n
         S[CNT + P_HDISC] = 0
-        shuffle_slice(R, P[P_HSTACK], 0, n)
+        shuffle_slice(R, P[P_HSTACK], np.int64(0), n)
     _step_event(S, P, E)
 
 
@@ -199,7 +199,7 @@ def hazard_turn(gp):
     c0 = P[P_HDRAWN, 0]
     c1 = P[P_HDRAWN, 1] if n == 2 else -1
     if ev_room(S, E, 4):
-        ev4(S, E, EV_HAZ_DRAWN, n, c0, c1, 0)
+        ev4(S, E, np.int64(EV_HAZ_DRAWN), n, c0, c1, np.int64(0))
         S[S_EPOS] -= 1 if n == 2 else 2
     if n == 1:
         L[0] = A_SKIP
@@ -228,7 +228,7 @@ def hazard_act(gp, a):
             nd += 1
             d = c
     if ev_room(S, E, 5):
-        ev4(S, E, EV_HAZ_CHOICE, chosen, nd, d if nd else 0, 0)
+        ev4(S, E, np.int64(EV_HAZ_CHOICE), chosen, nd, d if nd else 0, np.int64(0))
         S[S_EPOS] -= 1 if nd else 2
     if chosen >= 0:
         return fight_begin(gp, chosen, S[S_STEP] == PIRATES)
@@ -315,7 +315,7 @@ def finish(gp):
     S[S_PEND_AB] = -1
     S[S_SCORE] = compute_score(S, P, obs, field(gp, G_T))
     if ev_room(S, E, 6):
-        ev4(S, E, EV_GAME_END, S[S_WON], S[S_CAUSE], S[S_LIFE], S[S_SCORE])
+        ev4(S, E, np.int64(EV_GAME_END), S[S_WON], S[S_CAUSE], S[S_LIFE], S[S_SCORE])
         p = S[S_EPOS]
         E[p] = S[S_STEP]
         S[S_EPOS] = p + 1

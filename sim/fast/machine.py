@@ -96,8 +96,8 @@ def new_game(gp, level, seed, game, opts, D):
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
     reset(S, P, obs, level, opts, S[S_TRACE], S[S_DEBUG])
     fill_card_block(obs, field(gp, G_T))
-    field(gp, G_R)[0] = stream_start(seed, game, 0)
-    field(gp, G_PR)[0] = stream_start(seed, game, 1)
+    field(gp, G_R)[0] = stream_start(seed, game, np.int64(0))
+    field(gp, G_PR)[0] = stream_start(seed, game, np.int64(1))
     _start(gp, D)
 
 
@@ -260,7 +260,7 @@ def resample_hidden(gp, rng):
             if not known:
                 SCR[m] = c
                 m += 1
-    shuffle_slice(rng, SCR, 0, m)
+    shuffle_slice(rng, SCR, np.int64(0), m)
     for i in range(m):
         P[P_RSTACK, kb + i] = SCR[i]
     # hazard stack: all hidden
@@ -269,7 +269,7 @@ def resample_hidden(gp, rng):
         if obs[_ZONE + c] == O.Z_HAZARD_STACK:
             P[P_HSTACK, m] = c
             m += 1
-    shuffle_slice(rng, P[P_HSTACK], 0, m)
+    shuffle_slice(rng, P[P_HSTACK], np.int64(0), m)
     # aging stack: normal and difficult cards each shuffled over their own positions
     for difficult in (False, True):
         m = 0
@@ -277,7 +277,7 @@ def resample_hidden(gp, rng):
             if obs[_ZONE + c] == O.Z_AGING_STACK and (c >= FIRST_DIFFICULT) == difficult:
                 SCR[m] = c
                 m += 1
-        shuffle_slice(rng, SCR, 0, m)
+        shuffle_slice(rng, SCR, np.int64(0), m)
         j = 0
         for i in range(S[CNT + P_AGING]):
             if (P[P_AGING, i] >= FIRST_DIFFICULT) == difficult:

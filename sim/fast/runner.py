@@ -7,6 +7,8 @@ on first use, so importing ``sim.fast`` compiles nothing.
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 from numba import njit, prange, types
 
@@ -100,8 +102,8 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
     for i in range(start, stop):
         game = first_game + i
         reset(S, P, obs, level, opts, 0, 0)
-        R[0] = stream_start(seed, game, 0)
-        PR[0] = stream_start(seed, game, 1)
+        R[0] = stream_start(seed, game, np.int64(0))
+        PR[0] = stream_start(seed, game, np.int64(1))
         _start(gp, D)
         _play_out(gp, f)
         if summary:
@@ -163,18 +165,21 @@ _BATCH_SIG = types.void(BLOCK_TYPE, POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I,
 _entries: dict = {}
 
 
-def entry(name: str):
+def entry(name: str, policy=None):
     """The compiled entry point ``single``, ``batch`` or, for sim.game.Game, ``new``, ``step``,
-    ``resample`` (made on first use)."""
+    ``resample`` (made on first use).  A cold compile of ``single`` or ``batch`` compiles half
+    of the engine, and ``policy``, in a helper process meanwhile (sim.fast.compile_ahead)."""
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
-            fn = njit(_SINGLE_SIG, cache=True, _nrt=False)(_single_py)
+            with _split(_single_py, name, policy):
+                fn = njit(_SINGLE_SIG, cache=True, _nrt=False)(_single_py)
         elif name in ("new", "step", "resample"):
             fn = njit(cache=True, _nrt=False)({"new": _new_py, "step": _step_py,
                                    "resample": _resample_py}[name])
         elif name == "batch":
-            block = njit(_BLOCK_SIG, cache=True, _nrt=False)(_block_py)
+            with _split(_block_py, name, policy):
+                block = njit(_BLOCK_SIG, cache=True, _nrt=False)(_block_py)
             batch = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
 
             def fn(*args, _block=block, _batch=batch):
@@ -183,3 +188,12 @@ def entry(name: str):
             raise KeyError(name)
         _entries[name] = fn
     return fn
+
+
+def _split(py, name, policy):
+    """Around a cold compile of ``name``: two cores (sim.fast.compile_ahead)."""
+    from sim.numba_cache import has_cached_code
+    if has_cached_code(py):
+        return contextlib.nullcontext()
+    from .compile_ahead import split_compile
+    return split_compile(name, policy)

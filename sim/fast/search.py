@@ -76,7 +76,7 @@ def kind_bit(phase):
 @njit(cache=True, _nrt=False)
 def search_stream(seed, game):
     """The search's stream of game ``game``: salted from its engine stream's start."""
-    return nb_mix64(stream_start(seed, game, 0) ^ SEARCH_SALT)
+    return nb_mix64(stream_start(seed, game, np.int64(0)) ^ SEARCH_SALT)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -250,8 +250,8 @@ def _one_game(f, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, c
     rk = np.zeros(1, np.uint64)
     S, P, obs = g[0], g[1], g[2]
     reset(S, P, obs, level, opts, 0, 0)
-    g[7][0] = stream_start(seed, game, 0)
-    g[8][0] = stream_start(seed, game, 1)
+    g[7][0] = stream_start(seed, game, np.int64(0))
+    g[8][0] = stream_start(seed, game, np.int64(1))
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
     start_game(gp, np.zeros((1, 1), np.int64))
     search_play(gp, dp, tp, f, sp, search_stream(seed, game), W, rk, LOG, NLOG, slot, cap,

@@ -1,0 +1,150 @@
+"""The cold compile on two cores: a helper process compiles half of the engine meanwhile.
+
+Numba compiles in one thread, and a cold compile of an entry point that plays whole games
+(sim.fast.runner: ``batch``, ``single``) types, lowers and optimizes the whole engine.  Most
+of it splits in two independent halves: the game's course (``OURS``: ``set_up``, ``carry_on``
+and the rule steps they call, the row writers, the batch's parallel loop), compiled in this
+process, and the handlers of the actions a decision takes (``THEIRS``: ``fight_act``'s draw,
+use and end, the hazard, target, sort3, copy, destroy and pirate handlers), compiled by a
+helper process into the same disk cache.  ``split_compile`` runs both at once; when both are
+done, the entry point compiles its own body, finding the rest compiled here or in the cache,
+while the helper compiles the policy (a project's policy: cached on disk), which this process
+then loads.  Same machine code, same cache files; only the first run's wall time changes
+(benchmarks/bench_cli.py measures it; README, Speed).
+
+Two processes writing one Numba cache need ``sim.numba_cache.lock_cache_files`` (installed
+when ``sim`` is imported).  Off where it cannot help or is not safe: the JIT disabled, one
+CPU, no file locks (no ``fcntl``), the helper's half already cached, ``FRIDAY_COMPILE_AHEAD=0``.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import select
+import subprocess
+import sys
+
+from sim.numba_cache import ROOT, cache_lock_installed, has_cached_code
+
+# (module of sim.fast, function, argument types): the types the engine calls them with, "gp"
+# the state pointer (a test checks that an entry point compiled after both halves compiles
+# none of them again).
+OURS = (("game", "set_up", ("gp", "A_I64_2")),
+        ("machine", "carry_on", ("gp", "int64")),
+        ("game", "write_row", ("A_I64", "A_I64_2", "A_I64", "int64")),
+        ("runner", "_aggregate", ("A_I64", "A_I64")))
+THEIRS = (("fight", "end_fight_start", ("gp",)),
+          ("abilities", "use_start", ("gp", "int64")),
+          ("core", "draw_into_fight", ("gp", "boolean", "int64", "int64")),
+          ("game", "hazard_act", ("gp", "int64")),
+          ("abilities", "target_act", ("gp", "int64")),
+          ("fight", "destroy_act", ("gp", "int64")),
+          ("abilities", "sort_take_act", ("gp", "int64")),
+          ("abilities", "sort_discard_act", ("gp", "int64")),
+          ("abilities", "sort_order_act", ("gp", "int64")),
+          ("abilities", "copy_act", ("gp", "int64")),
+          ("abilities", "more_act", ("gp", "int64", "boolean", "int64")),
+          ("game", "pirate_act", ("gp", "int64")))
+
+WAIT_SECONDS = 300
+
+
+def _dispatcher(module: str, name: str):
+    return getattr(importlib.import_module(f"sim.fast.{module}"), name)
+
+
+def compile_half(half, entry: str = "batch"):
+    """Compile the functions of ``half`` (OURS or THEIRS); OURS of ``batch`` includes its
+    parallel loop (runner's BATCH signature), which does not depend on the rest."""
+    from numba import types
+    from . import layout
+    named = {"gp": layout.G_PTR, "A_I64": layout.A_I64, "A_I64_2": layout.A_I64_2}
+    for module, name, args in half:
+        _dispatcher(module, name).compile(tuple(named.get(a) or getattr(types, a)
+                                                for a in args))
+    if half is OURS and entry == "batch":
+        from numba import njit
+        from . import runner
+        njit(runner._BATCH_SIG, cache=True, parallel=True)(runner._batch_py)
+
+
+def helper_main(ref: str | None):
+    """The helper process: THEIRS, a line ``ready`` on standard output, then the policy
+    (``module:function``, or None)."""
+    compile_half(THEIRS)
+    print("ready", flush=True)
+    if ref:
+        from .api import policy_function
+        module, _, qualname = ref.partition(":")
+        policy_function(getattr(importlib.import_module(module), qualname))
+
+
+def policy_ref(policy) -> str | None:
+    """``module:function`` of a project policy's decide (cached on disk, so the helper can
+    compile it for this process); None for a user's function (compiled in each process)."""
+    from .api import _project_source
+    if policy is None:
+        return None
+    decide = getattr(policy, "decide", policy)
+    py = getattr(decide, "py_func", decide)
+    if not callable(py) or not _project_source(py):
+        return None
+    return f"{py.__module__}:{py.__qualname__}"
+
+
+def _useful() -> bool:
+    from numba import config
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:
+        cpus = os.cpu_count() or 1
+    return (not config.DISABLE_JIT and cpus >= 2 and cache_lock_installed()
+            and os.environ.get("FRIDAY_COMPILE_AHEAD", "1") != "0"
+            and not has_cached_code(_dispatcher(*THEIRS[0][:2]).py_func))
+
+
+def _helper(ref: str | None) -> subprocess.Popen | None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in env.get("PYTHONPATH", "")
+                                                       .split(os.pathsep) if p])
+    code = f"from sim.fast.compile_ahead import helper_main; helper_main({ref!r})"
+    try:
+        return subprocess.Popen([sys.executable, "-c", code], env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                start_new_session=True)   # a Ctrl-C is this process's to handle
+    except OSError:
+        return None
+
+
+def _ready(proc, seconds: float) -> bool:
+    """Wait (at most ``seconds``) for the helper's ``ready`` line."""
+    readable, _, _ = select.select([proc.stdout], [], [], seconds)
+    return bool(readable) and proc.stdout.readline().strip() == b"ready"
+
+
+@contextlib.contextmanager
+def split_compile(entry: str, policy=None):
+    """Around the cold compile of ``entry`` (``batch`` or ``single``): first OURS here and
+    THEIRS in a helper process at once; when both are done, the body (the entry point, which
+    finds them compiled); then wait for the helper to compile the policy, if it is a
+    project's (else the caller compiles it).  Does nothing where it would not help.  The
+    helper is stopped on an error or a Ctrl-C; if it fails, the entry point compiles what is
+    missing itself."""
+    proc = _helper(policy_ref(policy)) if _useful() else None
+    if proc is None:
+        yield
+        return
+    try:
+        compile_half(OURS, entry)
+        _ready(proc, WAIT_SECONDS)
+        yield
+        try:
+            proc.wait(timeout=WAIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        proc.stdout.close()
