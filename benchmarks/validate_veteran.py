@@ -7,7 +7,7 @@ results/veteran.md (run by hand; about 30 min on 2 free cores):
 
 1. validation: ``expert`` vs ``veteran`` on the same ``--games`` deals per level, levels 1
    and 4 first, levels 2 and 3 last, seed ``--seed`` (not used while the rules were
-   screened: seeds 1001-2008);
+   screened: seeds 1001-2008, 5, 6, 31-34);
 2. ablations: ``veteran`` against ``veteran`` with one rule switched off (its parameter at
    the value that gives back the expert's decision), levels 1 and 4, ``--ablation-games``,
    seed ``--ablation-seed``;
