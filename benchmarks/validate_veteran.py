@@ -7,7 +7,7 @@ results/veteran.md (run by hand; about 30 min on 2 free cores):
 
 1. validation: ``expert`` vs ``veteran`` on the same ``--games`` deals per level, levels 1
    and 4 first, levels 2 and 3 last, seed ``--seed`` (not used while the rules were
-   screened: seeds 1001-2008);
+   screened: seeds 1001-2008, 5, 6, 31-34);
 2. ablations: ``veteran`` against ``veteran`` with one rule switched off (its parameter at
    the value that gives back the expert's decision), levels 1 and 4, ``--ablation-games``,
    seed ``--ablation-seed``;
@@ -38,6 +38,8 @@ ABLATIONS = {          # rule -> the veteran variant with it off (policies/veter
     "R3 below_pile knowledge -0.5 (below_bonus)": "veteran[below_bonus=0]",
     "R3 shortfall weighs less in yellow/red (late_value_weight)": "veteran[late_value_weight=1]",
     "R4.3/R4.10 pay on where a loss kills (pay_to_survive)": "veteran[pay_to_survive=0]",
+    "R4.3/R7.1 pay on while the best affordable cards could win (reach_cards)":
+        "veteran[reach_cards=0]",
     "R5.3 a won fight destroys a card worth <= 0 (destroy_won_max)": "veteran[destroy_won_max=-1]",
     "R3 shortfall weight 0.6 (value_weight; the expert's 0.5)": "veteran[value_weight=0.5]",
     "R4.8 green culling keeps 15 - level life (cull_min_life, cull_life_per_level; the expert's "

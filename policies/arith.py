@@ -219,10 +219,28 @@ def lowest_worth(obs, exclude, for_good):
     return best, best_key
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def is_food(obs, c):
+    """Card c gives life when used (life_plus, R5.1)."""
+    ab = ability_of(obs, c)
+    return ab == C.AB_LIFE1 or ab == C.AB_LIFE2
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def keep_worth(obs, c, food_worth):
+    """A non-aging card's worth for the loss budget (R4.8): value + ability worth, a food card
+    ``food_worth`` more (the expert: 0)."""
+    w = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
+    if food_worth != 0.0 and is_food(obs, c):
+        w += food_worth
+    return w
+
+
 @njit(cache=True, _nrt=False)
-def cull_count(obs, budget, max_value):
+def cull_count(obs, budget, max_value, food_worth=0.0):
     """How many fight cards a loss with this budget would destroy (R4.8), choosing like
-    destroy_choice: aging cards (cost 2) first, then cards worth <= max_value (cost 1)."""
+    destroy_choice: aging cards (cost 2) first, then cards with keep_worth <= max_value
+    (cost 1)."""
     count = 0
     n = obs[O.O_N_FIGHT]
     for i in range(n):
@@ -233,7 +251,7 @@ def cull_count(obs, budget, max_value):
     for i in range(n):
         c = obs[O.FIGHT_LIST + i]
         if not is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
-                and value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)] <= max_value and budget >= 1:
+                and keep_worth(obs, c, food_worth) <= max_value and budget >= 1:
             budget -= 1
             count += 1
     return count

@@ -26,8 +26,8 @@ from numba import njit
 from policies.arith import (  # noqa: F401  (re-exported for policy files)
     ABILITY_WORTH, N_CARDS, ability_of, best_double_value, destroy_cost, hazard_free,
     hazard_value, is_aging, pirate_ability, value_of, can_still_win, card_value, cull_count, deck_mean,
-    deck_worth, effective_value, fight_worth, has, in_fight, pirate_difficulty,
-    lowest_worth, pirate_knowledge_bonus)
+    deck_worth, effective_value, fight_worth, has, in_fight, is_food, keep_worth,
+    pirate_difficulty, lowest_worth, pirate_knowledge_bonus)
 from sim import cards as C
 from sim import observation as O
 from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
@@ -147,9 +147,37 @@ def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
     return legal[0]
 
 
+@njit(cache=True, _nrt=False, inline='always')
+def per_step(obs, green, yellow, red):
+    """A per-step setting (R8) at the current step: green, yellow, or red (and beyond)."""
+    step = obs[O.O_STEP]
+    if step == 0:
+        return green
+    if step == 1:
+        return yellow
+    return red
+
+
 @njit(cache=True, _nrt=False)
-def destroy_choice(obs, legal, n_legal, max_value):
-    """R4.8: aging first, then the lowest cards worth <= max_value."""
+def cull_on_purpose(obs, legal, n_legal, cull_yellow, max_missing, min_life, max_value,
+                    food_worth=0.0):
+    """R4.8 culling: whether to end (lose) a hazard fight on purpose: in the green step (and
+    yellow with ``cull_yellow``), no free card left, at most ``max_missing`` short, at least
+    ``min_life`` life left after the loss, and the loss budget would destroy a card
+    (cull_count with ``max_value``, ``food_worth``)."""
+    if obs[O.O_PHASE] != O.PH_FIGHT or obs[O.O_STEP] >= (2 if cull_yellow else 1) or \
+            obs[O.O_OPPONENT_IS_PIRATE] or not has(legal, n_legal, A_END) or \
+            has(legal, n_legal, A_DRAW):
+        return False
+    missing = effective_value(obs) - fight_total(obs)
+    return 0 < missing <= max_missing and obs[O.O_LIFE] - missing >= min_life and \
+        cull_count(obs, missing, max_value, food_worth) > 0
+
+
+@njit(cache=True, _nrt=False)
+def destroy_choice(obs, legal, n_legal, max_value, food_worth=0.0):
+    """R4.8: aging first, then the lowest cards with keep_worth <= max_value (a food card
+    ``food_worth`` more: kept)."""
     best = A_DONE
     best_key = 1e18
     for i in range(n_legal):
@@ -159,7 +187,7 @@ def destroy_choice(obs, legal, n_legal, max_value):
             if is_aging(obs, c):
                 key = -100.0 + value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
             else:
-                key = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
+                key = keep_worth(obs, c, food_worth)
                 if key > max_value:
                     continue
             if key < best_key:

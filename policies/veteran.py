@@ -29,6 +29,13 @@ value gives back the expert's decision (ablations in results/veteran.md):
 * R4.3 / R4.10 paying in a hazard fight: with ``pay_to_survive`` (off: 0) Robinson pays for
   another card where the expert would end the fight although losing it would cost more life
   than he has (a certain defeat), as long as the best cards left could still win.
+* R4.3 paying in a hazard fight: the expert pays (within the step's shortfall limit) only
+  while the best four cards of the Robinson stack could still cover the shortfall; with
+  ``reach_cards`` (off: 0) Robinson pays on where the best of the cards he can afford, at
+  most ``reach_cards`` (22: all of them), could: the stack's best, and beyond the stack the
+  discard's best, which is shuffled in when the stack runs out (R7.1).  Found in the search
+  player's decision log (``search[base=veteran,kinds=all]``), where ending instead of paying
+  was the fight decision it overruled most often.
 
 Everything else (abilities, targets, sort3, pirates) is the expert's (policies.base).
 Tried and measured worse or not better in paired screens (README, Results): bonuses for the
@@ -40,38 +47,92 @@ screens, seeds 5 and 6) other values of the expert's parameters: cull_max_missin
 cull_min_life 10 (better at level 4 only) or 14 (level 1 only, hence the per-level limit),
 destroy_max_value 0 or 2, pay_max_missing_green 0 or 2, yellow 8, red 10, value_weight 0.4
 or 0.7, skip_above 3, knowledge_weight 1.2, cull_yellow 1, hardest_pirate_first 1.
+Also measured worse (200,000-game screens, seeds 31-34): knowledge bonuses suggested by a
+linear fit to the search log's hazard choices (draw_plus2 +1, draw_plus1 -0.7, sort3 -0.6,
+exchange -0.4), the shortfall weighing half (or nothing) in yellow (better without the paying
+rule, worse with it) or 1.4 times in red, the free cards' expected sum from the stack's
+contents instead of the deck's mean, drawing the free cards left in a won fight at life <= 6
+or 12; and with the paying rule: late_value_weight 0.85, value_weight 0.7,
+pay_max_missing_green 2 (22 points worse).  (The log itself misleads as a measure: the
+search stops trying an action as soon as it looks worse, so its recorded wins favour the
+base policy's choice; only paired games decide.)
 """
 from numba import njit
 
-from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, destroy_cost,
-                            hazard_free, hazard_value, is_aging, pirate_knowledge_bonus,
-                            value_of)
-from policies.base import (can_still_win, default_decide, effective_value, fight_total, has,
-                           lowest_worth)
+from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, hazard_free,
+                            hazard_value, is_food, pirate_knowledge_bonus, value_of)
+from policies.base import (can_still_win, cull_on_purpose, default_decide, destroy_choice,
+                           effective_value, fight_total, has, lowest_worth, per_step)
 from policies.expert import PARAMS as EXPERT_PARAMS
 from sim import cards as C
 from sim import observation as O
-from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
+from sim.actions import A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
 
 NAME = "veteran"
 DESCRIPTION = ("the expert improved: food knowledge valued and kept, below_pile worth less, "
-               "knowledge weighs more in later steps, pays on where a loss would kill, "
-               "destroys weak cards in won fights, culls by level")
+               "knowledge weighs more in later steps, pays on while the cards it can afford "
+               "could win and where a loss would kill, destroys weak cards in won fights, "
+               "culls by level")
 PARAMS = dict(EXPERT_PARAMS)
 PARAMS.update({"value_weight": 0.6, "cull_min_life": 14.0, "food_bonus": 1.0, "food_keep": 1.0,
                "below_bonus": -0.5, "late_value_weight": 0.7, "pay_to_survive": 1.0,
-               "destroy_won_max": 0.0, "cull_life_per_level": -1.0})
+               "destroy_won_max": 0.0, "cull_life_per_level": -1.0, "reach_cards": 22.0})
 (P_RESERVE_GREEN, P_RESERVE_YELLOW, P_RESERVE_RED, P_CULL_MAX_MISSING, P_CULL_MIN_LIFE,
  P_CULL_YELLOW, P_VALUE_WEIGHT, P_SKIP_ABOVE, P_DESTROY_MAX_VALUE, P_PIRATE_PREP,
  P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
  P_HARDEST_PIRATE_FIRST, P_FOOD_BONUS, P_FOOD_KEEP, P_BELOW_BONUS, P_LATE_VALUE_WEIGHT,
- P_PAY_TO_SURVIVE, P_DESTROY_WON_MAX, P_CULL_LIFE_PER_LEVEL) = range(22)
+ P_PAY_TO_SURVIVE, P_DESTROY_WON_MAX, P_CULL_LIFE_PER_LEVEL, P_REACH_CARDS) = range(23)
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def is_food(obs, c):
-    ab = ability_of(obs, c)
-    return ab == C.AB_LIFE1 or ab == C.AB_LIFE2
+@njit(cache=True, _nrt=False)
+def reach(obs, missing, cards):
+    """Could ``cards`` paid cards cover ``missing`` points at best: the stack's best cards
+    (R1.4), and beyond the stack the discard's best (it is shuffled in, R7.1)."""
+    n_stack = obs[O.O_N_ROBINSON_STACK]
+    k = cards if cards < n_stack else n_stack
+    total = 0
+    v = O.MAX_VALUE
+    while k > 0 and v > 0:
+        m = obs[O.O_STACK_VALUE + v - 1]
+        if m > k:
+            m = k
+        total += m * v
+        k -= m
+        v -= 1
+    extra = cards - n_stack
+    v = O.MAX_VALUE
+    while extra > 0 and v > 0 and total < missing:
+        for c in range(O.N_FIGHTING):
+            if extra > 0 and obs[O.ZONE + c] == O.Z_ROBINSON_DISCARD and value_of(obs, c) == v:
+                total += v
+                extra -= 1
+        v -= 1
+    return total >= missing
+
+
+@njit(cache=True, _nrt=False)
+def pay_on(obs, legal, n_legal, params, action):
+    """R4.3 with reach_cards > 0: where the expert's rule ends a hazard fight because the best
+    four cards of the Robinson stack could not win it, pay on (within the step's pay limit
+    and reserve) if the best of the cards Robinson can afford, at most ``reach_cards``, could:
+    the stack's, then the discard's, which is shuffled in when the stack runs out (R7.1)."""
+    if action != A_END or obs[O.O_OPPONENT_IS_PIRATE] or not has(legal, n_legal, A_PAY):
+        return action
+    missing = effective_value(obs) - fight_total(obs)
+    if missing <= 0 or missing > per_step(obs, params[P_PAY_MAX_GREEN], params[P_PAY_MAX_YELLOW],
+                                          params[P_PAY_MAX_RED]):
+        return action
+    reserve = per_step(obs, params[P_RESERVE_GREEN], params[P_RESERVE_YELLOW],
+                       params[P_RESERVE_RED])
+    cost = obs[O.O_PAID_COST]
+    if obs[O.O_LIFE] - cost < reserve:
+        return action
+    cards = int((obs[O.O_LIFE] - reserve) // cost)
+    if cards > params[P_REACH_CARDS]:
+        cards = int(params[P_REACH_CARDS])
+    if reach(obs, missing, cards):
+        return A_PAY
+    return action
 
 
 @njit(cache=True, _nrt=False)
@@ -110,55 +171,10 @@ def hazard_choice(obs, legal, n_legal, params):
     return best
 
 
-@njit(cache=True, _nrt=False)
-def keep_worth(obs, c, params):
-    """A non-aging card's worth for destroy decisions: value + ability worth, a food card
-    ``food_bonus`` more with ``food_keep``."""
-    w = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
-    if params[P_FOOD_KEEP] != 0.0 and is_food(obs, c):
-        w += params[P_FOOD_BONUS]
-    return w
-
-
-@njit(cache=True, _nrt=False)
-def destroy_choice(obs, legal, n_legal, params):
-    """R4.8: aging cards first, then the lowest cards with keep_worth <= destroy_max_value."""
-    best = A_DONE
-    best_key = 1e18
-    for i in range(n_legal):
-        a = legal[i]
-        if a >= A_DESTROY and a < A_DESTROY + N_CARDS:
-            c = a - A_DESTROY
-            if is_aging(obs, c):
-                key = -100.0 + value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
-            else:
-                key = keep_worth(obs, c, params)
-                if key > params[P_DESTROY_MAX_VALUE]:
-                    continue
-            if key < best_key:
-                best, best_key = a, key
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def cull_count(obs, budget, params):
-    """How many fight cards a loss with this budget would destroy (R4.8), choosing like
-    destroy_choice (policies.arith.cull_count with keep_worth)."""
-    count = 0
-    n = obs[O.O_N_FIGHT]
-    for i in range(n):
-        c = obs[O.FIGHT_LIST + i]
-        if is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN and \
-                budget >= destroy_cost(obs, c):
-            budget -= destroy_cost(obs, c)
-            count += 1
-    for i in range(n):
-        c = obs[O.FIGHT_LIST + i]
-        if not is_aging(obs, c) and not obs[O.FLAGS + c] & O.F_FACE_DOWN \
-                and keep_worth(obs, c, params) <= params[P_DESTROY_MAX_VALUE] and budget >= 1:
-            budget -= 1
-            count += 1
-    return count
+@njit(cache=True, _nrt=False, inline='always')
+def food_worth(params):
+    """What a food card is worth more to the loss budget and the culling (food_keep)."""
+    return params[P_FOOD_BONUS] if params[P_FOOD_KEEP] != 0.0 else 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -179,48 +195,47 @@ def survive_pay(obs, legal, n_legal, params, action):
 def destroy_won(obs, legal, n_legal, params):
     """R5.3 in a won hazard fight: a destroy ability removes for good the card worth least in
     the deck (deck_worth) if it is worth at most destroy_won_max (the expert: only below 0);
-    -1 if there is none."""
-    if obs[O.O_OPPONENT_IS_PIRATE] or effective_value(obs) > fight_total(obs):
+    -1 if there is none.  The fight total is looked at only when a destroy can be used."""
+    if obs[O.O_OPPONENT_IS_PIRATE]:
         return -1
     for i in range(n_legal):
         a = legal[i]
-        if a >= A_USE and a < A_USE + N_CARDS and ability_of(obs, a - A_USE) == C.AB_DESTROY \
-                and lowest_worth(obs, a - A_USE, True)[1] <= params[P_DESTROY_WON_MAX]:
-            return a
+        if a >= A_USE and a < A_USE + N_CARDS and ability_of(obs, a - A_USE) == C.AB_DESTROY:
+            if effective_value(obs) > fight_total(obs):
+                return -1
+            if lowest_worth(obs, a - A_USE, True)[1] <= params[P_DESTROY_WON_MAX]:
+                return a
     return -1
 
 
 @njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
-    step = obs[O.O_STEP]
     phase = obs[O.O_PHASE]
     if phase == O.PH_HAZARD:
         return hazard_choice(obs, legal, n_legal, params)
     if phase == O.PH_DESTROY:
-        return destroy_choice(obs, legal, n_legal, params)
-    if phase == O.PH_FIGHT and params[P_DESTROY_WON_MAX] > -1.0:
-        a = destroy_won(obs, legal, n_legal, params)
-        if a >= 0:
-            return a
-    cull_steps = 2 if params[P_CULL_YELLOW] > 0 else 1
-    if phase == O.PH_FIGHT and step < cull_steps and not obs[O.O_OPPONENT_IS_PIRATE] \
-            and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
-        missing = effective_value(obs) - fight_total(obs)
-        if 0 < missing <= params[P_CULL_MAX_MISSING] and \
-                obs[O.O_LIFE] - missing >= params[P_CULL_MIN_LIFE] + \
-                params[P_CULL_LIFE_PER_LEVEL] * (obs[O.O_LEVEL] - 1) and \
-                cull_count(obs, missing, params) > 0:
-            return A_END
-    if step == 0:
-        reserve, pay_max = params[P_RESERVE_GREEN], params[P_PAY_MAX_GREEN]
-    elif step == 1:
-        reserve, pay_max = params[P_RESERVE_YELLOW], params[P_PAY_MAX_YELLOW]
-    else:
-        reserve, pay_max = params[P_RESERVE_RED], params[P_PAY_MAX_RED]
-    action = default_decide(obs, legal, n_legal, reserve, pay_max, params[P_DESTROY_MAX_VALUE],
-                            params[P_VALUE_WEIGHT], params[P_SKIP_ABOVE],
-                            params[P_KNOWLEDGE_WEIGHT], params[P_HARDEST_PIRATE_FIRST] > 0,
-                            params[P_PIRATE_PREP])
+        return destroy_choice(obs, legal, n_legal, params[P_DESTROY_MAX_VALUE],
+                              food_worth(params))
     if phase == O.PH_FIGHT:
+        if params[P_DESTROY_WON_MAX] > -1.0:
+            a = destroy_won(obs, legal, n_legal, params)
+            if a >= 0:
+                return a
+        if cull_on_purpose(obs, legal, n_legal, params[P_CULL_YELLOW] > 0,
+                           params[P_CULL_MAX_MISSING], params[P_CULL_MIN_LIFE] +
+                           params[P_CULL_LIFE_PER_LEVEL] * (obs[O.O_LEVEL] - 1),
+                           params[P_DESTROY_MAX_VALUE], food_worth(params)):
+            return A_END
+    action = default_decide(obs, legal, n_legal,
+                            per_step(obs, params[P_RESERVE_GREEN], params[P_RESERVE_YELLOW],
+                                     params[P_RESERVE_RED]),
+                            per_step(obs, params[P_PAY_MAX_GREEN], params[P_PAY_MAX_YELLOW],
+                                     params[P_PAY_MAX_RED]),
+                            params[P_DESTROY_MAX_VALUE], params[P_VALUE_WEIGHT],
+                            params[P_SKIP_ABOVE], params[P_KNOWLEDGE_WEIGHT],
+                            params[P_HARDEST_PIRATE_FIRST] > 0, params[P_PIRATE_PREP])
+    if phase == O.PH_FIGHT:
+        if params[P_REACH_CARDS] > 0:
+            action = pay_on(obs, legal, n_legal, params, action)
         return survive_pay(obs, legal, n_legal, params, action)
     return action

@@ -167,3 +167,49 @@ def test_veteran_beats_expert_on_fixed_deals():
     c = compare(["expert", "veteran"], level=1, games=3000, seed=5).iloc[0]
     assert c.win_diff < 0 and c.mcnemar_p < 1e-3
     assert np.isfinite(c.score_diff)
+
+
+def pay_obs(stack, discard=(), life=10, fight=(13,)):
+    """Yellow (R8), cannibals (value 9) against the cards ``fight``, the free cards out;
+    Robinson's other start cards out of play except ``stack`` (the Robinson stack) and
+    ``discard``; aging cards in the aging stack."""
+    cannibals = 57
+    obs = obs_with(O.PH_FIGHT, step=1, life=life, opponent=cannibals, fight=fight)
+    for c in range(O.N_FIGHTING):
+        if obs[O.ZONE + c] == O.Z_ROBINSON_STACK:
+            obs[O.ZONE + c] = O.Z_AGING_STACK if C.IS_AGING[c] else O.Z_REMOVED
+    for c in stack:
+        obs[O.ZONE + c] = O.Z_ROBINSON_STACK
+    for c in discard:
+        obs[O.ZONE + c] = O.Z_ROBINSON_DISCARD
+    obs[O.O_N_ROBINSON_STACK] = len(stack)
+    obs[O.O_N_ROBINSON_DISCARD] = len(discard)
+    return obs
+
+
+@pytest.mark.parametrize("life, expected", [(10, "pay"), (4, "end")])
+def test_r4_3_pays_on_while_the_best_affordable_cards_could_win(life, expected):
+    """Yellow, 8 short (cannibals 9 against a +1).  The stack's best four cards (2 + 2 + 2 + 1,
+    two weapons from exploring and genius) make 7: the expert ends; all six of them make 8, so
+    the veteran pays while it can afford them (reach_cards), not at life 4 (best four:
+    7 < 8), and not with reach_cards 0 (or 4)."""
+    weapons = (41, 42)
+    obs = pay_obs(stack=(5, 14, 15, 16) + weapons, life=life)
+    legal = [A_END, A_PAY]
+    assert decide("expert", obs, legal) == "end"
+    assert decide("veteran", obs, legal) == expected
+    assert decide("veteran", obs, legal, {"reach_cards": 0}) == "end"
+    assert decide("veteran", obs, legal, {"reach_cards": 4}) == "end"
+
+
+def test_r4_3_beyond_the_stack_the_discard_counts():
+    """Yellow, 7 short (cannibals 9 against two +1s); the stack holds one +1 card, the discard
+    genius (+2) and two weapons (+2): the expert ends (1 < 7); paying past the stack shuffles
+    the discard in (R7.1), so the veteran counts its best cards (1 + 2 + 2 + 2 = 7) and pays,
+    also with reach_cards 4."""
+    obs = pay_obs(stack=(14,), discard=(16, 41, 42, 5), fight=(13, 15))
+    legal = [A_END, A_PAY]
+    assert decide("expert", obs, legal) == "end"
+    assert decide("veteran", obs, legal) == "pay"
+    assert decide("veteran", obs, legal, {"reach_cards": 4}) == "pay"
+    assert decide("veteran", obs, legal, {"reach_cards": 0}) == "end"
