@@ -26,7 +26,7 @@ from sim.rules import RuleError
 NAME = "search"
 DESCRIPTION = ("rollout search (fair information: hidden stacks resampled) over a base policy; "
                "fast engine only, about a second per game")
-PARAMS = {"rollouts": 128.0, "margin": 6.0, "budget": 0.0, "prune": 1.0}
+PARAMS = {"rollouts": 112.0, "margin": 6.0, "budget": 0.0, "prune": 1.0}
 TEXT_PARAMS = {"base": "expert", "kinds": "hazard+fight"}
 KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy")
 MAX_ROLLOUTS = 1 << 20
