@@ -277,22 +277,28 @@ def deck_mean(obs):
 
 
 @njit(cache=True, _nrt=False)
+def stack_best_sum(obs, take):
+    """The sum of the best ``take`` cards left in the Robinson stack (its value counts are
+    open, R1.4; fewer if the stack holds fewer)."""
+    total = 0
+    v = O.MAX_VALUE
+    while take > 0 and v > 0:                 # the best cards first
+        k = obs[O.O_STACK_VALUE + v - 1]
+        if k > take:
+            k = take
+        total += k * v
+        take -= k
+        v -= 1
+    return total
+
+
+@njit(cache=True, _nrt=False)
 def can_still_win(obs, missing, cards):
     """The best ``cards`` cards left in the Robinson stack (contents are open, R1.4) could
     cover ``missing`` points (only the best four are looked at)."""
     if cards <= 0:
         return False
-    take = cards if cards < 4 else 4
-    reach = 0
-    v = O.MAX_VALUE
-    while take > 0 and v > 0:                 # the best cards first (value counts, R1.4)
-        k = obs[O.O_STACK_VALUE + v - 1]
-        if k > take:
-            k = take
-        reach += k * v
-        take -= k
-        v -= 1
-    return reach >= missing
+    return stack_best_sum(obs, cards if cards < 4 else 4) >= missing
 
 
 @njit(cache=True, _nrt=False)

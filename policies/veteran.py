@@ -60,7 +60,8 @@ base policy's choice; only paired games decide.)
 from numba import njit
 
 from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, hazard_free,
-                            hazard_value, is_food, pirate_knowledge_bonus, value_of)
+                            hazard_value, is_food, pirate_knowledge_bonus, stack_best_sum,
+                            value_of)
 from policies.base import (can_still_win, cull_on_purpose, default_decide, destroy_choice,
                            effective_value, fight_total, has, lowest_worth, per_step)
 from policies.expert import PARAMS as EXPERT_PARAMS
@@ -89,16 +90,7 @@ def reach(obs, missing, cards):
     """Could ``cards`` paid cards cover ``missing`` points at best: the stack's best cards
     (R1.4), and beyond the stack the discard's best (it is shuffled in, R7.1)."""
     n_stack = obs[O.O_N_ROBINSON_STACK]
-    k = cards if cards < n_stack else n_stack
-    total = 0
-    v = O.MAX_VALUE
-    while k > 0 and v > 0:
-        m = obs[O.O_STACK_VALUE + v - 1]
-        if m > k:
-            m = k
-        total += m * v
-        k -= m
-        v -= 1
+    total = stack_best_sum(obs, cards if cards < n_stack else n_stack)
     extra = cards - n_stack
     v = O.MAX_VALUE
     while extra > 0 and v > 0 and total < missing:
