@@ -164,8 +164,11 @@ class Game:
             from policies import load_policy
             from sim.fast.search_api import decide_at
             return decide_at(load_policy(policy), self)      # the search on this state
+        from sim.fast import runner
         fn, prm = _policy(policy)
-        return int(fn(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR))
+        arrays = list(self._arrays())
+        arrays[9] = prm                                   # the policy's parameters
+        return int(runner.entry("ask")(*arrays, fn))
 
     def play(self, policy) -> dict:
         """Play to the end with ``policy``; the result."""

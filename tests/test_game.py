@@ -18,7 +18,7 @@ from sim import Game
 from sim import observation as O
 from sim.cards import AGING_DIFFICULT_IDS
 from sim.fast import layout as Y
-from sim.fast import play_fast, policy_function, run_batch
+from sim.fast import play_fast, run_batch
 from sim.fast.layout import address_of
 from sim.fast.machine import clone_into
 from sim.fast.runner import keep_alive
@@ -31,16 +31,10 @@ N_REFERENCE = 12
 FIRST_DIFFICULT = AGING_DIFFICULT_IDS[0]
 
 
-def _answer(g, fn, prm):
-    return int(fn(g._obs, g._L, int(g._S[Y.S_NLEGAL]), prm, g._PR))
-
-
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_game_step_by_step_equals_batch_and_reference(level):
     seed = 11
     pols = [load_policy(p) for p in POLICIES]
-    fns = [policy_function(p) for p in pols]
-    prms = [np.ascontiguousarray(p.params, dtype=np.float64) for p in pols]
     rows = [run_batch(level, seed, 0, N_GAMES, p) for p in pols]
     for game in range(N_GAMES):
         k = game % len(pols)
@@ -50,7 +44,7 @@ def test_game_step_by_step_equals_batch_and_reference(level):
         while not g.is_over:
             assert np.array_equal(g.observation, rec["observations"][i]), (level, game, i)
             assert g.legal_actions() == rec["legal"][i], (level, game, i)
-            g.step(_answer(g, fns[k], prms[k]))
+            g.step(g.policy_action(pols[k]))
             i += 1
         assert i == len(rec["legal"]) and g.legal_actions() == []
         r, row = g.result, rows[k]

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import inspect
+import re
+import types as pytypes
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +16,9 @@ from sim.actions import action_name
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
 from .decode import decode_events
-from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME,
-                     L_SIZE, MAX_DEBUG_DECISIONS, N_ROW, POLICY_SIG, SCR_SIZE,
+from .layout import (COLUMNS, DECIDE_SIG, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, G_L,
+                     G_OBS, G_PR, G_PRM, G_S, K_ERR, K_GAME, L_SIZE, MAX_DEBUG_DECISIONS, N_ROW,
+                     POLICY_SIG, SCR_SIZE, S_NLEGAL, field,
                      S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL,
                      S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table)
 from . import runner
@@ -45,15 +48,36 @@ def _project_source(py) -> bool:
     return folder in SOURCE_DIRS
 
 
+_decide = None      # each policy's copy of _ask has its own (_ask_for)
+
+
+def _ask(gp):
+    """The policy as the engine calls it (layout.POLICY_SIG): decide on the state's
+    observation, legal actions, parameters and policy stream."""
+    return _decide(field(gp, G_OBS), field(gp, G_L), field(gp, G_S)[S_NLEGAL], field(gp, G_PRM),
+                   field(gp, G_PR))
+
+
+def _ask_for(py, decide):
+    """A copy of ``_ask`` calling ``decide``, named after the policy function ``py``: Numba
+    names a function's cache files by its name, so each policy gets its own."""
+    name = "ask__" + re.sub(r"\W", "_", f"{py.__module__}.{py.__qualname__}")
+    fn = pytypes.FunctionType(_ask.__code__, dict(globals(), _decide=decide), name)
+    fn.__qualname__ = name
+    return fn
+
+
 def policy_function(policy):
-    """The policy's decide compiled with exactly layout.POLICY_SIG, so that the one cached
-    engine accepts it: cached on disk for the project's policies, compiled in each process
-    for a user's function (policies: why).
+    """The policy's decide as the one cached engine calls it (layout.POLICY_SIG): an
+    ``ask(gp)`` into which decide is inlined, so that a decision costs no call with its
+    five arguments' ~30 words.  Cached on disk for the project's policies, compiled in each
+    process for a user's function (policies: why).
 
     It is compiled without Numba's reference counting (``_nrt=False``, like the engine: no
-    incref/decref call per array use, about 2x faster games).  A policy that allocates
-    arrays needs reference counting; it then gets it, and runs a little slower.  A function
-    that does not compile is a RuleError naming the policy."""
+    incref/decref call per array use, about 2x faster games).  A policy that allocates arrays
+    needs reference counting: its decide is then compiled apart, with it, and called by
+    ``ask`` (a little slower).  A function that does not compile is a RuleError naming the
+    policy."""
     decide = getattr(policy, "decide", policy)
     py = getattr(decide, "py_func", decide)
     key = id(py)
@@ -61,10 +85,12 @@ def policy_function(policy):
     if fn is None:
         cache = _project_source(py)
         try:
-            fn = njit(POLICY_SIG, cache=cache, _nrt=False)(py)
+            fn = njit(POLICY_SIG, cache=cache, _nrt=False)(
+                _ask_for(py, njit(inline="always")(py)))
         except NumbaError:      # it allocates (or does not compile: then this raises again)
             try:
-                fn = njit(POLICY_SIG, cache=cache)(py)
+                fn = njit(POLICY_SIG, cache=cache, _nrt=False)(
+                    _ask_for(py, njit(DECIDE_SIG, cache=cache)(py)))
             except NumbaError as exc:
                 raise RuleError(_compile_message(policy, py, exc)) from None
         _compiled[key] = (fn, py)     # keep py alive so id() stays unique

@@ -24,6 +24,7 @@ import numba
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from sim import cards as C
 
@@ -105,19 +106,24 @@ N_COLS = len(COLUMNS)
 K_ERR, K_ERR_ACTION, K_ERR_PHASE = N_COLS, N_COLS + 1, N_COLS + 2
 N_ROW = N_COLS + 3
 
-# --- the policy signature (developers' guide: one cached engine serves every policy) -------
+# --- the policy signatures (developers' guide: one cached engine serves every policy) ------
 A_I64 = types.Array(types.int64, 1, 'C')
 A_I64_2 = types.Array(types.int64, 2, 'C')
 A_F64 = types.Array(types.float64, 1, 'C')
 A_U64 = types.Array(types.uint64, 1, 'C')
-POLICY_SIG = types.int64(A_I64, A_I64, types.int64, A_F64, A_U64)
-POLICY_TYPE = types.FunctionType(POLICY_SIG)
+# a policy's decide(obs, legal, n_legal, params, rng) -> action, as policy files write it
+DECIDE_SIG = types.int64(A_I64, A_I64, types.int64, A_F64, A_U64)
 # the state tuple g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), read with field(gp, G_*)
 (G_S, G_P, G_OBS, G_L, G_E, G_SCR, G_T, G_R, G_PR, G_PRM, G_DOBS, G_DLEG) = range(12)
 G_TYPE = types.Tuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64, A_F64,
                       A_I64_2, A_I64_2))
 # the engine's functions take a pointer to it (one argument instead of ~90 flattened words)
 G_PTR = types.CPointer(G_TYPE)
+# ... and so does the policy as the engine calls it: decide inlined into an ``ask(gp)``
+# (sim.fast.api.policy_function), which reads the observation, the legal actions, the
+# parameters and the policy stream from the state (a call passes one word, not ~30)
+POLICY_SIG = types.int64(G_PTR)
+POLICY_TYPE = types.FunctionType(POLICY_SIG)
 
 
 if numba.config.DISABLE_JIT:        # plain Python (coverage runs): the same game, slowly
@@ -141,11 +147,26 @@ else:
 
     @intrinsic
     def field(typingctx, gp, k):
-        """``g[k]`` read through the state pointer: loads that one array, not the tuple."""
+        """``g[k]`` read through the state pointer: loads that one array's data pointer and
+        shape, not the tuple.  The rest of the array structure is constant: C-contiguous
+        strides (as Numba itself assumes for a 'C' array) and no meminfo or parent (the
+        engine counts no references), so a call that passes the array on loads nothing more."""
         if not isinstance(gp, types.CPointer) or not isinstance(k, types.IntegerLiteral):
             return None
         idx = k.literal_value
+        aryty = gp.dtype[idx]
 
         def codegen(context, builder, sig, args):
-            return builder.load(cgutils.gep_inbounds(builder, args[0], 0, idx))
-        return gp.dtype[idx](gp, k), codegen
+            src = context.make_array(aryty)(context, builder,
+                                            ref=cgutils.gep_inbounds(builder, args[0], 0, idx))
+            shape = cgutils.unpack_tuple(builder, src.shape, aryty.ndim)
+            stride = context.get_constant(types.intp, aryty.dtype.bitwidth // 8)
+            strides = []
+            for n in reversed(shape):
+                strides.insert(0, stride)
+                stride = builder.mul(stride, n)
+            out = context.make_array(aryty)(context, builder)
+            populate_array(out, data=src.data, shape=shape, strides=strides,
+                           itemsize=aryty.dtype.bitwidth // 8, meminfo=None)
+            return out._getvalue()
+        return aryty(gp, k), codegen

@@ -32,7 +32,7 @@ from .abilities import (copy_act, more_act, sort_discard_act, sort_order_act, so
 from .fight import destroy_act, fight_act, fight_decision, sync_total
 from .game import (after_fight, finish, hazard_act, next_turn, pirate_act, reset, set_up,
                    stream_start)
-from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_PRM, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
+from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, K_TURN, P_AGING, P_HSTACK,
                      P_RSTACK, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD, RP_MORE_BELOW,
                      RP_MORE_DRAW2, RP_PIRATE, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
@@ -65,12 +65,14 @@ def carry_on(gp, k):
             S[S_PEND_CARD] = -1
             S[S_PEND_AB] = -1
             k = K_FIGHT
-        if k == K_FIGHT:
-            k = fight_decision(gp)
-        elif k == K_FIGHT_OVER:
-            k = after_fight(gp)
-        elif k == K_TURN:
-            k = next_turn(gp)
+        k = fight_decision(gp) if k == K_FIGHT else between_fights(gp, k)
+
+
+@njit(cache=True, _nrt=False)
+def between_fights(gp, k):
+    """K_FIGHT_OVER or K_TURN: on to the next fight's first decision (one call site in
+    carry_on for both: each call site costs carry_on a return slot to clear at every entry)."""
+    return after_fight(gp) if k == K_FIGHT_OVER else next_turn(gp)
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -172,16 +174,14 @@ def play_out(gp, f):
 
 @njit(cache=True, _nrt=False, inline='always')
 def _play_out(gp, f):
-    S, obs, L, PR, prm = field(gp, G_S), field(gp, G_OBS), field(gp, G_L), field(gp, G_PR), \
-        field(gp, G_PRM)
+    S = field(gp, G_S)
     while S[S_ENDED] == 0:
-        n = S[S_NLEGAL]
-        if S[S_DEBUG] != 0 and not record(gp, n):
+        if S[S_DEBUG] != 0 and not record(gp, S[S_NLEGAL]):
             S[S_ERR] = ERR_DEBUG_FULL
             S[S_OVER] = 1
             finish(gp)
             return
-        _step(gp, f(obs, L, n, prm, PR))
+        _step(gp, f(gp))
 
 
 @njit(cache=True, _nrt=False)

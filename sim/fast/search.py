@@ -28,7 +28,7 @@ from sim import observation as O
 from sim.rng import nb_mix64, nb_next
 from .game import alloc_state, finish, reset, stream_start, write_row
 from .layout import (address_of, field, A_F64, A_I64, A_I64_2, A_U64, ERR_DEBUG_FULL, G_L, G_OBS,
-                     G_PR, G_PRM, G_S, L_SIZE, POLICY_TYPE, SCR_SIZE, S_DEBUG, S_DECISIONS,
+                     G_PR, G_S, L_SIZE, POLICY_TYPE, SCR_SIZE, S_DEBUG, S_DECISIONS,
                      S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
 from .machine import (clone_into, play_out, record, resample_hidden, start as start_game,
                       step)
@@ -130,7 +130,7 @@ def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
     ``rk`` uint64[1], the continuations' stream; ``seed0`` the decision's stream start; the log row ``LOG[row]`` is written when ``row >= 0``."""
     S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
     n = S[S_NLEGAL]
-    base = f(obs, L, n, field(gp, G_PRM), field(gp, G_PR))
+    base = f(gp)
     cand, wins, tried, alive = W[0], W[1], W[2], W[3]
     up = W[4]
     bi = -1
@@ -208,7 +208,7 @@ def choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row):
         return L[0], False
     kinds = np.int64(sp[SP_KINDS])
     if (kinds >> kind_bit(obs[O.O_PHASE])) & 1 == 0:
-        return f(obs, L, n, field(gp, G_PRM), field(gp, G_PR)), False
+        return f(gp), False
     seed0 = nb_mix64(sr0 + np.uint64(S[S_DECISIONS]) * _G)
     return search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row), True
 
