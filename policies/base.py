@@ -21,6 +21,8 @@ Defaults, decision by decision:
 """
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
 from policies.arith import (  # noqa: F401  (re-exported for policy files)
@@ -138,7 +140,7 @@ def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
         return A_DRAW
     if has(legal, n_legal, A_PAY):
         cost = obs[O.O_PAID_COST]
-        affordable = (obs[O.O_LIFE] - reserve) // cost
+        affordable = math.floor((obs[O.O_LIFE] - reserve) / cost)   # exact: cost is 1 or 2
         if pirate or (missing <= lose_if_missing_over and obs[O.O_LIFE] - cost >= reserve
                       and can_still_win(obs, missing, affordable)):
             return A_PAY

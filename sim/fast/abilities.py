@@ -43,7 +43,7 @@ def leave_fight(S, P, obs, T, card):
     doubled flag goes with it; the caller sets its new zone."""
     left = obs[_ZONE + card] == O.Z_FIGHT_LEFT
     fight_up_out(S, obs, T, card)
-    fight_remove(S, P, card)
+    fight_remove(S, P, obs, card)
     obs[_FLAGS + card] &= ~O.F_DOUBLED
     return left
 

@@ -67,25 +67,42 @@ def remove_at(S, P, pile, i):
     S[CNT + pile] = n - 1
 
 
+# The fight pile is kept sorted by id (R4.5 lists, legal actions ascending), and the
+# observation's copy of it (FIGHT_LIST, padded with -1, and O_N_FIGHT) with it.
 @njit(cache=True, _nrt=False, inline='always')
-def fight_insert(S, P, card):
-    """The fight pile is kept sorted by id (R4.5 lists, legal actions ascending)."""
+def fight_insert(S, P, obs, card):
     n = S[CNT + P_FIGHT]
     i = n
     while i > 0 and P[P_FIGHT, i - 1] > card:
         P[P_FIGHT, i] = P[P_FIGHT, i - 1]
+        obs[O.FIGHT_LIST + i] = P[P_FIGHT, i]
         i -= 1
     P[P_FIGHT, i] = card
+    obs[O.FIGHT_LIST + i] = card
     S[CNT + P_FIGHT] = n + 1
+    obs[O.O_N_FIGHT] = n + 1
 
 
 @njit(cache=True, _nrt=False)
-def fight_remove(S, P, card):
+def fight_remove(S, P, obs, card):
     n = S[CNT + P_FIGHT]
     for i in range(n):
         if P[P_FIGHT, i] == card:
             remove_at(S, P, np.int64(P_FIGHT), i)
+            for k in range(i, n - 1):
+                obs[O.FIGHT_LIST + k] = P[P_FIGHT, k]
+            obs[O.FIGHT_LIST + n - 1] = -1
+            obs[O.O_N_FIGHT] = n - 1
             return
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def fight_clear(S, obs):
+    """The fight's cards have all left it."""
+    for i in range(S[CNT + P_FIGHT]):
+        obs[O.FIGHT_LIST + i] = -1
+    S[CNT + P_FIGHT] = 0
+    obs[O.O_N_FIGHT] = 0
 
 
 # --- the fight's running counts (layout S_FSUM .. S_NABIL), kept as its cards move and turn ---
@@ -231,7 +248,8 @@ def paid_cost(S, T):
 
 @njit(cache=True, _nrt=False, inline='always')
 def sync_obs(S, P, obs, T, phase):
-    """The scalars of the observation (zones and flags are kept up to date as things move).
+    """The scalars of the observation (zones, flags and the fight list are kept up to date
+    as things move).
     Inlined where the game stops at a decision (sim.fast.machine.carry_on); ``sync_now`` is
     the same, called."""
     obs[O.O_PHASE] = phase
@@ -263,12 +281,6 @@ def sync_obs(S, P, obs, T, phase):
     for i in range(3):
         obs[O.O_KNOWN_TOP_0 + i] = P[P_RSTACK, n - 1 - i] if i < kt else -1
     obs[O.O_TURN] = S[S_TURN]
-    nf = S[CNT + P_FIGHT]
-    for i in range(nf):
-        obs[O.FIGHT_LIST + i] = P[P_FIGHT, i]
-    for i in range(nf, obs[O.O_N_FIGHT]):
-        obs[O.FIGHT_LIST + i] = -1
-    obs[O.O_N_FIGHT] = nf
 
 
 @njit(cache=True, _nrt=False)
@@ -402,7 +414,7 @@ def draw_into_fight(gp, left, reason, cost):
     card = take_top(S, P, obs, E, R, T)
     if card < 0:
         return -1
-    fight_insert(S, P, card)
+    fight_insert(S, P, obs, card)
     fight_in(S, obs, T, card, left)
     obs[_ZONE + card] = O.Z_FIGHT_LEFT if left else O.Z_FIGHT_RIGHT
     S[S_CARDS_DRAWN] += 1

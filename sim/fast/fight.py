@@ -10,7 +10,7 @@ from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_start
 from .core import (sync_now, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
-                   fight_counts_clear, free_open, in_pile, paid_cost, pay_life, push, wait_for)
+                   fight_clear, fight_counts_clear, free_open, in_pile, paid_cost, pay_life, push, wait_for)
 from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_RESUME, S_NLEGAL,
                      S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_TRACE,
@@ -214,7 +214,7 @@ def fight_begin(gp, opp, is_pirate):
     S[S_FREE_CLOSED] = 0
     S[S_STEP_MINUS] = 0
     S[S_CARDS_DRAWN] = 0
-    S[CNT + P_FIGHT] = 0
+    fight_clear(S, obs)
     S[CNT + P_BUDGET] = 0
     fight_counts_clear(S)
     obs[_ZONE + opp] = O.Z_OPPONENT
@@ -396,7 +396,7 @@ def end_fight_finish(gp):
         S[CNT + P_HDISC] += 1
     for c in range(59):
         obs[_FLAGS + c] = 0
-    S[CNT + P_FIGHT] = 0
+    fight_clear(S, obs)
     S[CNT + P_BUDGET] = 0
     fight_counts_clear(S)
     S[S_IN_FIGHT] = 0
