@@ -19,7 +19,6 @@ that the runs under valgrind load the same machine code instead of compiling it 
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -29,6 +28,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from sim.lab.script import ArgumentParser  # noqa: E402
 
 _CHILD = """
 import sys
@@ -68,17 +69,31 @@ def per_game(root: Path, policy: str, level: int, games: int) -> tuple:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--base", required=True, help="the commit to compare with")
+    ap = ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", help="the commit to compare with (required)")
     ap.add_argument("--policies", nargs="+", default=["expert"])
     ap.add_argument("--levels", nargs="+", type=int, default=[4])
     ap.add_argument("--games", type=int, default=50000)
     ap.add_argument("--out", type=Path)
     a = ap.parse_args(argv)
+    if not a.base:
+        ap.error("--base COMMIT is required")
+    if any(level not in (1, 2, 3, 4) for level in a.levels):
+        ap.error(f"--levels must be among 1 2 3 4, not {a.levels}")
+    from policies import load_policy
+    from sim.rules import RuleError
+    for name in a.policies:
+        try:
+            load_policy(name)
+        except RuleError as exc:
+            ap.error(str(exc))
     if shutil.which("valgrind") is None:
-        raise SystemExit("error: valgrind is not installed (it counts the instructions)")
+        ap.error("valgrind is not installed (it counts the instructions)")
     if a.games < 1000:
-        raise SystemExit("error: --games must be at least 1000 (start-up noise)")
+        ap.error(f"--games must be at least 1000 (start-up noise), not {a.games}")
+    if subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{a.base}^{{commit}}"],
+                      cwd=ROOT, capture_output=True).returncode != 0:
+        ap.error(f"--base {a.base!r} is not a commit of this repository")
     lines = [f"# Instructions per game\n\nMade by `python benchmarks/bench_instructions.py "
              f"{' '.join(sys.argv[1:] if argv is None else argv)}` (valgrind cachegrind, 1 "
              f"thread, seed 1, {a.games:,} games per count).\n",
