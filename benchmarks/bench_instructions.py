@@ -57,6 +57,8 @@ def _run(root: Path, args: list, valgrind: bool) -> tuple:
     if out.returncode != 0:
         raise SystemExit(f"error: the run in {root} failed: {out.stderr.strip()[-400:]}")
     m = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    if valgrind and m is None:
+        raise SystemExit(f"error: no instruction count in valgrind's output: {out.stderr[-300:]}")
     return (int(m.group(1).replace(",", "")) if m else None), out.stdout.split()
 
 

@@ -18,9 +18,9 @@ from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
 from .decode import decode_events
 from .layout import (COLUMNS, DECIDE_SIG, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, G_L,
                      G_OBS, G_PR, G_PRM, G_S, K_ERR, K_GAME, L_SIZE, MAX_DEBUG_DECISIONS, N_ROW,
-                     POLICY_SIG, SCR_SIZE, S_NLEGAL, field,
-                     S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL,
-                     S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table)
+                     POLICY_SIG, SCR_SIZE, S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION,
+                     S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_NLEGAL, S_SCORE, S_STEP, S_TURN,
+                     S_WON, TRACE_SIZE, card_table, field)
 from . import runner
 from .game import alloc_state, reset
 
@@ -62,7 +62,8 @@ def _ask_for(py, decide):
     """A copy of ``_ask`` calling ``decide``, named after the policy function ``py``: Numba
     names a function's cache files by its name, so each policy gets its own."""
     name = "ask__" + re.sub(r"\W", "_", f"{py.__module__}.{py.__qualname__}")
-    fn = pytypes.FunctionType(_ask.__code__, dict(globals(), _decide=decide), name)
+    fn = pytypes.FunctionType(_ask.__code__.replace(co_name=name), dict(globals(), _decide=decide),
+                              name)
     fn.__qualname__ = name
     return fn
 
@@ -336,14 +337,15 @@ def summary_from(level, seed, first_game, t) -> dict:
 
 def engine_cached(policy) -> tuple[bool, bool]:
     """(engine, policy): whether Numba's disk cache holds compiled code for the batch entry
-    point and for the policy's decide, i.e. whether their index files (``*.nbi``) exist with
-    an entry for the current sources.  ``sim.numba_cache`` has already deleted stale files."""
+    point and for the policy's ``ask`` (policy_function), i.e. whether their index files
+    (``*.nbi``) exist with an entry for the current sources.  ``sim.numba_cache`` has already
+    deleted stale files."""
     from sim.numba_cache import has_cached_code
     decide = getattr(policy, "decide", policy)
     entry = getattr(policy, "entry_py", None)
     engine = has_cached_code(entry) if entry is not None else \
         has_cached_code(runner._batch_py) and has_cached_code(runner._block_py)
-    return engine, has_cached_code(getattr(decide, "py_func", decide))
+    return engine, has_cached_code(_ask_for(getattr(decide, "py_func", decide), None))
 
 
 def prepare(policy, threads=None):

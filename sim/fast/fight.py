@@ -10,7 +10,8 @@ from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_start
 from .core import (sync_now, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
-                   fight_clear, fight_counts_clear, free_open, in_pile, paid_cost, pay_life, push, wait_for)
+                   fight_clear, fight_counts_clear, free_open, in_pile, paid_cost, pay_life,
+                   push, wait_for)
 from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_RESUME, S_NLEGAL,
                      S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_TRACE,

@@ -16,8 +16,8 @@ loop are inlined (LLVM does not inline Numba functions that take arrays), each a
 sites: ``carry_on`` holds the fight decision and the observation sync once, and the bodies of
 ``start``, ``step`` and ``play_out`` (``_start``, ``_step``, ``_play_out``) are inlined into
 the batch and single-game entry points (sim.fast.runner), which link the engine once.  Those
-bodies are for callers compiled without reference counting (``_nrt=False``) only: an inlined
-``field`` would be released by a counting caller.
+bodies are for callers compiled without reference counting (``_nrt=False``), like the rest of
+the engine.
 """
 from __future__ import annotations
 
@@ -70,8 +70,9 @@ def carry_on(gp, k):
 
 @njit(cache=True, _nrt=False)
 def between_fights(gp, k):
-    """K_FIGHT_OVER or K_TURN: on to the next fight's first decision (one call site in
-    carry_on for both: each call site costs carry_on a return slot to clear at every entry)."""
+    """K_FIGHT_OVER or K_TURN: after_fight or next_turn, and the continuation they return (one
+    call site in carry_on for both: each call site costs carry_on a return slot to clear at
+    every entry)."""
     return after_fight(gp) if k == K_FIGHT_OVER else next_turn(gp)
 
 

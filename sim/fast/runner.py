@@ -118,9 +118,7 @@ def _batch_py(block, f, T, prm, level, seed, first_game, n_games, opts, out, agg
     one column, aggregates per block into ``aggs[block]`` (summary mode).  ``block`` is
     ``_block_py`` compiled on its own (BLOCK_TYPE, called through its address): this parallel
     function and its outlined loop body then do not link in and re-optimize the engine.  Each
-    block gets its own state and its own copy of the parameters (a policy compiled with
-    reference counting, one that allocates, see sim.fast.policy_function, then counts on its
-    thread's own copy)."""
+    block gets its own state and its own copy of the parameters."""
     n_blocks = aggs.shape[0]
     summary = out.shape[1] == 1
     for b in prange(n_blocks):
