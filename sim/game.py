@@ -45,11 +45,11 @@ _POLICIES: dict = {}
 def _policy(policy):
     """(compiled decide, parameters) of a policy name or policies.Policy."""
     from policies import load_policy
-    from sim.fast import policy_function
+    from sim.fast.api import decide_function
     hit = _POLICIES.get(policy) if isinstance(policy, str) else None
     if hit is None:
         pol = load_policy(policy)
-        hit = (policy_function(pol), np.ascontiguousarray(pol.params, dtype=np.float64))
+        hit = (decide_function(pol), np.ascontiguousarray(pol.params, dtype=np.float64))
         if isinstance(policy, str):
             _POLICIES[policy] = hit
     return hit
@@ -164,11 +164,8 @@ class Game:
             from policies import load_policy
             from sim.fast.search_api import decide_at
             return decide_at(load_policy(policy), self)      # the search on this state
-        from sim.fast import runner
         fn, prm = _policy(policy)
-        arrays = list(self._arrays())
-        arrays[9] = prm                                   # the policy's parameters
-        return int(runner.entry("ask")(*arrays, fn))
+        return int(fn(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR))
 
     def play(self, policy) -> dict:
         """Play to the end with ``policy``; the result."""

@@ -68,6 +68,11 @@ def _ask_for(py, decide):
     return fn
 
 
+def _py_of(policy):
+    decide = getattr(policy, "decide", policy)
+    return getattr(decide, "py_func", decide)
+
+
 def policy_function(policy):
     """The policy's decide as the one cached engine calls it (layout.POLICY_SIG): an
     ``ask(gp)`` into which decide is inlined, so that a decision costs no call with its
@@ -76,27 +81,39 @@ def policy_function(policy):
 
     It is compiled without Numba's reference counting (``_nrt=False``, like the engine: no
     incref/decref call per array use, about 2x faster games).  A policy that allocates arrays
-    needs reference counting: its decide is then compiled apart, with it, and called by
-    ``ask`` (a little slower).  A function that does not compile is a RuleError naming the
-    policy."""
-    decide = getattr(policy, "decide", policy)
-    py = getattr(decide, "py_func", decide)
-    key = id(py)
-    fn = _compiled.get(key)
-    if fn is None:
+    needs reference counting: its decide is then compiled apart (``decide_function``) and
+    called by ``ask`` (a little slower).  A function that does not compile is a RuleError
+    naming the policy."""
+    py = _py_of(policy)
+    hit = _compiled.get(("ask", id(py)))
+    if hit is None:
         cache = _project_source(py)
         try:
             fn = njit(POLICY_SIG, cache=cache, _nrt=False)(
                 _ask_for(py, njit(inline="always")(py)))
+        except NumbaError:      # it allocates (or does not compile: then decide_function says)
+            fn = njit(POLICY_SIG, cache=cache, _nrt=False)(_ask_for(py, decide_function(policy)))
+        hit = _compiled[("ask", id(py))] = (fn, py)     # keep py alive so id() stays unique
+    return hit[0]
+
+
+def decide_function(policy):
+    """The policy's decide compiled on its own with layout.DECIDE_SIG, for calls from Python
+    (sim.game.Game.policy_action: a first-class function argument would cost ~0.15 ms per
+    call there) and for ``ask`` when decide allocates (then with reference counting)."""
+    py = _py_of(policy)
+    hit = _compiled.get(("decide", id(py)))
+    if hit is None:
+        cache = _project_source(py)
+        try:
+            fn = njit(DECIDE_SIG, cache=cache, _nrt=False)(py)
         except NumbaError:      # it allocates (or does not compile: then this raises again)
             try:
-                fn = njit(POLICY_SIG, cache=cache, _nrt=False)(
-                    _ask_for(py, njit(DECIDE_SIG, cache=cache)(py)))
+                fn = njit(DECIDE_SIG, cache=cache)(py)
             except NumbaError as exc:
                 raise RuleError(_compile_message(policy, py, exc)) from None
-        _compiled[key] = (fn, py)     # keep py alive so id() stays unique
-        return fn
-    return fn[0]
+        hit = _compiled[("decide", id(py))] = (fn, py)
+    return hit[0]
 
 
 def _compile_message(policy, py, exc) -> str:

@@ -146,13 +146,6 @@ def _step_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, action):
     keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
 
 
-def _ask_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f):
-    """The policy ``f``'s answer at the decision the state waits for (sim.game.Game)."""
-    a = f(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)))
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
-    return a
-
-
 def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
     resample_hidden(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), rng)
     keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
@@ -161,8 +154,6 @@ def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
 _I = types.int64
 _SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
                          A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2)
-_ASK_SIG = types.int64(A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64, A_F64,
-                       A_I64_2, A_I64_2, POLICY_TYPE)
 _BLOCK_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, _I, A_I64, A_I64_2, A_I64,
                         types.boolean, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_U64, A_U64,
                         A_I64_2, A_I64_2, A_I64_2, A_I64)
@@ -174,15 +165,13 @@ _entries: dict = {}
 
 def entry(name: str, policy=None):
     """The compiled entry point ``single``, ``batch`` or, for sim.game.Game, ``new``, ``step``,
-    ``resample``, ``ask`` (made on first use).  A cold compile of ``single`` or ``batch`` compiles half
+    ``resample`` (made on first use).  A cold compile of ``single`` or ``batch`` compiles half
     of the engine, and ``policy``, in a helper process meanwhile (sim.fast.compile_ahead)."""
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
             with _split(_single_py, name, policy):
                 fn = njit(_SINGLE_SIG, cache=True, _nrt=False)(_single_py)
-        elif name == "ask":
-            fn = njit(_ASK_SIG, cache=True, _nrt=False)(_ask_py)
         elif name in ("new", "step", "resample"):
             fn = njit(cache=True, _nrt=False)({"new": _new_py, "step": _step_py,
                                    "resample": _resample_py}[name])
