@@ -358,11 +358,10 @@ def engine_cached(policy) -> tuple[bool, bool]:
     (``*.nbi``) exist with an entry for the current sources.  ``sim.numba_cache`` has already
     deleted stale files."""
     from sim.numba_cache import has_cached_code
-    decide = getattr(policy, "decide", policy)
     entry = getattr(policy, "entry_py", None)
     engine = has_cached_code(entry) if entry is not None else \
         has_cached_code(runner._batch_py) and has_cached_code(runner._block_py)
-    return engine, has_cached_code(_ask_for(getattr(decide, "py_func", decide), None))
+    return engine, has_cached_code(_ask_for(_py_of(policy), None))
 
 
 def prepare(policy, threads=None):

@@ -155,18 +155,19 @@ else:
             return None
         idx = k.literal_value
         aryty = gp.dtype[idx]
+        itemsize = aryty.dtype.bitwidth // 8
 
         def codegen(context, builder, sig, args):
             src = context.make_array(aryty)(context, builder,
                                             ref=cgutils.gep_inbounds(builder, args[0], 0, idx))
             shape = cgutils.unpack_tuple(builder, src.shape, aryty.ndim)
-            stride = context.get_constant(types.intp, aryty.dtype.bitwidth // 8)
+            stride = context.get_constant(types.intp, itemsize)
             strides = []
             for n in reversed(shape):
                 strides.insert(0, stride)
                 stride = builder.mul(stride, n)
             out = context.make_array(aryty)(context, builder)
-            populate_array(out, data=src.data, shape=shape, strides=strides,
-                           itemsize=aryty.dtype.bitwidth // 8, meminfo=None)
+            populate_array(out, data=src.data, shape=shape, strides=strides, itemsize=itemsize,
+                           meminfo=None)
             return out._getvalue()
         return aryty(gp, k), codegen
