@@ -15,7 +15,7 @@
   playing 1 game (its start-up), against the engine call's.  Each round runs the four timings
   back to back (engine rows, command rows, engine summary, command summary), so that the
   ratios of one round share the machine's load; a fifth timing runs the command's own code
-  (``sim.simulate.run_simulation``) in this process, without the fresh process.  The report
+  (``sim.lab.simulate.run_simulation``) in this process, without the fresh process.  The report
   gives the median ratio over the rounds and every round's figures.
 """
 from __future__ import annotations
@@ -101,7 +101,7 @@ def main(argv=None):
     from sim.fast import run_batch, run_summary
     from sim.fast.api import prepare
     from sim.rules import Options
-    from sim.simulate import run_simulation
+    from sim.lab.simulate import run_simulation
     pol = load_policy(a.policy)
     prepare(pol, a.threads)
     n, lv, th = a.games, a.level, a.threads
@@ -130,7 +130,7 @@ def main(argv=None):
     print(f"Throughput, {a.policy}, level {lv}, {n:,} games, {th} threads, {a.repeat} rounds; "
           f"median over the rounds:\n")
     print("| path | engine games/s | `friday simulate` games/s (printed) | command / engine, "
-          "wall | command / engine, CPU time | whole command | `sim.simulate.run_simulation` "
+          "wall | command / engine, CPU time | whole command | `sim.lab.simulate.run_simulation` "
           "in this process / engine |")
     print("|---|---|---|---|---|---|---|")
     for mode, flag in (("rows", ""), ("summary", " --summary-only")):

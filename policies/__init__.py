@@ -46,6 +46,20 @@ class Policy:
     overrides: dict = {}
     source = None
     sha256 = None
+    engines = ("fast", "reference")     # the engines that can run it (the player protocol)
+    searches = False                    # plays by searching resampled copies (R1.4)
+
+    def check_engine(self, engine: str):
+        """A RuleError unless ``engine`` can run this player."""
+        if engine not in self.engines:
+            other = " or ".join(e for e in self.engines)
+            raise RuleError(f"policy {self.name!r} runs on the {other} engine only: "
+                            f"drop --engine {engine}")
+
+    def chunk_sizes(self, engine: str) -> tuple[int, int]:
+        """(first, smallest) batch of games (sim.lab.run; later batches follow the measured
+        rate): a batch policy starts with 1,024 fast-engine games or 2 reference games."""
+        return (1024 if engine == "fast" else 2), 1
 
     def __init__(self, name: str, decide, params: dict | None = None, description: str = ""):
         self.name = name

@@ -14,6 +14,14 @@ from sim.rules import RuleError
 
 
 class ScriptedPolicy:
+    """A given line of play, on the reference engine only (it is no Numba function)."""
+    engines = ("reference",)
+    searches = False
+
+    def check_engine(self, engine: str):
+        if engine not in self.engines:
+            raise RuleError("--actions (scripted play) runs on the reference engine only")
+
     def __init__(self, actions, name: str = "scripted"):
         self.name = name
         self.actions = [str(a).strip() for a in actions if str(a).strip()]

@@ -68,9 +68,16 @@ def _whole(name, value, low, high=None) -> int:
 
 
 class SearchPolicy(Policy):
-    """The search player: a Policy whose games run in sim.fast.search (``kind == "search"``);
-    sim.fast.api dispatches on ``batch_entry``/``single_entry``."""
-    kind = "search"
+    """The search player: a Policy whose games run in sim.fast.search (it resamples the
+    engine's state, so the fast engine only); sim.fast.api dispatches on
+    ``batch_entry``/``single_entry``."""
+    engines = ("fast",)
+    searches = True
+
+    def chunk_sizes(self, engine: str) -> tuple[int, int]:
+        """Two games per thread (about a second per game), so that every thread has work."""
+        import numba
+        return 2 * numba.get_num_threads(), 2 * numba.get_num_threads()
 
     def __init__(self, name, decide=None, params=None, description=DESCRIPTION, text=None):
         text = {**TEXT_PARAMS, **(text or {})}

@@ -43,13 +43,15 @@ _POLICIES: dict = {}
 
 
 def _policy(policy):
-    """(compiled decide, parameters) of a policy name or policies.Policy."""
+    """(the Policy, its compiled decide or None for a searching player, its parameters) of a
+    policy name or policies.Policy."""
     from policies import load_policy
     from sim.fast.api import decide_function
     hit = _POLICIES.get(policy) if isinstance(policy, str) else None
     if hit is None:
         pol = load_policy(policy)
-        hit = (decide_function(pol), np.ascontiguousarray(pol.params, dtype=np.float64))
+        hit = (pol, None if pol.searches else decide_function(pol),
+               np.ascontiguousarray(pol.params, dtype=np.float64))
         if isinstance(policy, str):
             _POLICIES[policy] = hit
     return hit
@@ -159,12 +161,10 @@ class Game:
     def policy_action(self, policy) -> int:
         """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
         policy stream as the batch runner does."""
-        if getattr(policy, "kind", None) == "search" or (
-                isinstance(policy, str) and policy.partition("[")[0].strip() == "search"):
-            from policies import load_policy
+        pol, fn, prm = _policy(policy)
+        if pol.searches:
             from sim.fast.search_api import decide_at
-            return decide_at(load_policy(policy), self)      # the search on this state
-        fn, prm = _policy(policy)
+            return decide_at(pol, self)                      # the search on this state
         return int(fn(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR))
 
     def play(self, policy) -> dict:

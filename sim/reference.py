@@ -15,8 +15,8 @@ from . import observation as O
 from .actions import A_FIGHT, A_PIRATE, A_SKIP, action_name
 from .reference_fight import Fight, FightRules, GameOver  # noqa: F401 (re-exported)
 from .rng import SplitMix64, engine_stream_start
-from .rules import (CAUSE_NAMES, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_WON,
-                    GREEN, PIRATES, RED, STEP_NAMES, Options, RuleError, check_level, start_life)
+from .rules import (CAUSE_NAMES, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_WON, GREEN, PIRATES, RED,
+                    RESULT_COLUMNS, STEP_NAMES, Options, RuleError, check_level, start_life)
 
 
 class IllegalAction(RuleError):
@@ -261,3 +261,28 @@ def play_game(level: int, seed: int, game: int, policy, options: Options | None 
               deal: dict | None = None, cards=None) -> Game:
     """Play one game with the reference engine and return it (trace, score, cause...)."""
     return Game(level, seed, game, policy, options, deal, cards).play()
+
+
+def result_row(game: Game) -> dict:
+    """A finished game's result row (rules.RESULT_COLUMNS, as the fast engine's rows)."""
+    s = game.stats
+    return {
+        "level": game.level, "game": game.game_index, "won": int(game.won), "cause": game.cause,
+        "step": game.step, "pirate_1": game.pirates[0], "pirate_2": game.pirates[1],
+        "pirate_1_beaten": int(game.pirates[0] in game.pirates_beaten),
+        "pirate_2_beaten": int(game.pirates[1] in game.pirates_beaten),
+        "life": game.life, "score": game.score,
+        "aging_taken": game.aging_in_game - len(game.aging_stack),
+        "destroyed": s["destroyed"],
+        "fights_won_green": s["fights_won"][0], "fights_won_yellow": s["fights_won"][1],
+        "fights_won_red": s["fights_won"][2], "fights_lost_green": s["fights_lost"][0],
+        "fights_lost_yellow": s["fights_lost"][1], "fights_lost_red": s["fights_lost"][2],
+        "turns": game.turn, "pirate_first": game.pirate_first,
+    }
+
+
+def play_batch(level, seed, first_game, n_games, policy, options=None, cards=None) -> dict:
+    """Games first_game .. first_game+n_games-1, one after the other: result columns."""
+    rows = [result_row(play_game(level, seed, g, policy, options, cards=cards))
+            for g in range(first_game, first_game + n_games)]
+    return {c: np.array([r[c] for r in rows], dtype=np.int64) for c in RESULT_COLUMNS}

@@ -13,6 +13,13 @@ CAUSE_NAMES = ("won", "no_life", "old_age", "no_cards")
 
 LEVELS = (1, 2, 3, 4)
 
+# One result row per finished game, the same from both engines (R10; README: --out columns).
+RESULT_COLUMNS = ("level", "game", "won", "cause", "step", "pirate_1", "pirate_2",
+                  "pirate_1_beaten", "pirate_2_beaten", "life", "score", "aging_taken",
+                  "destroyed", "fights_won_green", "fights_won_yellow", "fights_won_red",
+                  "fights_lost_green", "fights_lost_yellow", "fights_lost_red", "turns",
+                  "pirate_first")
+
 
 def start_life(level: int) -> tuple[int, int]:
     """R2.5: (life, max_life) for a level."""

@@ -85,13 +85,13 @@ def test_user_policy_file(tmp_path):
 def test_results_do_not_depend_on_the_time_bounded_chunks(tmp_path, monkeypatch):
     """Chunks of ~2 ms (tens of games each, sizes varying with the measured rate): the rows
     written equal one run_batch call, and the summary mode's table equals run_summary's in one
-    chunk (sim.simulate)."""
+    chunk (sim.lab.run)."""
     import numpy as np
-    import sim.progress
+    import sim.lab.progress
     from policies import load_policy
     from sim.fast import run_batch, run_summary
-    from sim.report import summary_row
-    monkeypatch.setattr(sim.progress, "CHUNK_SECONDS", 2e-3)
+    from sim.lab.summary import summary_row
+    monkeypatch.setattr(sim.lab.progress, "CHUNK_SECONDS", 2e-3)
     out = tmp_path / "rows.parquet"
     result = run("simulate", "--games", 3000, "--level", "2,3", "--policy", "random",
                  "--threads", 2, "--out", out)
@@ -106,7 +106,7 @@ def test_results_do_not_depend_on_the_time_bounded_chunks(tmp_path, monkeypatch)
     summary = run("simulate", "--games", 3000, "--level", "2,3", "--policy", "random",
                   "--summary-only")
     for level in (2, 3):
-        row = summary_row("random", level, run_summary(level, 1, 3000, pol))
+        row = summary_row(run_summary(level, 1, 3000, pol))
         line = next(x for x in summary.output.splitlines() if x.split()[:2] == [str(level), "3,000"])
         assert f"{row['win_rate']:6.2%}".strip() in line and f"{row['mean_score']:.2f}" in line
 
@@ -123,8 +123,13 @@ def test_replay_fast_engine_prints_the_reference_trace():
 
 
 def test_simulate_refuses_an_unwritable_output(tmp_path):
-    result = run("simulate", "--games", 10, "--out", tmp_path / "no" / "such" / "dir" / "x.parquet")
+    """A place where no file can be made is refused before any game; missing folders are
+    made (sim.lab.files, as for every command)."""
+    (tmp_path / "a_file").write_text("x")
+    result = run("simulate", "--games", 10, "--out", tmp_path / "a_file" / "x.parquet")
     assert result.exit_code == 2 and "cannot write" in result.output
+    result = run("simulate", "--games", 10, "--out", tmp_path / "new" / "dir" / "x.parquet")
+    assert result.exit_code == 0 and (tmp_path / "new" / "dir" / "x.parquet").is_file()
     result = run("simulate", "--games", 10, "--out", tmp_path / "x.csv")
     assert result.exit_code == 2 and ".parquet" in result.output
 

@@ -18,6 +18,7 @@ from policies import load_policy                       # noqa: E402
 from sim.fast import run_batch                        # noqa: E402
 from sim.fast.api import summary_chunk                # noqa: E402
 from sim.lab import cluster as K                      # noqa: E402
+from sim.lab.run import Chunk, Setup                  # noqa: E402
 from sim.rules import Options, RuleError              # noqa: E402
 
 
@@ -30,9 +31,15 @@ def dask2():
         yield c
 
 
-def _rows(cluster, level, seed, games, policy, options, chunk, task=K.play_chunk):
-    parts = K.split(level, seed, games, K.policy_wire(policy), options, chunk, summary=False)
-    got = [r for _, r in K.run_chunks(cluster, parts, task=task)]
+def _chunks(level, seed, games, policy, options, size, summary=False, cards=None):
+    setup = Setup(policy, options or Options(), cards)
+    return [Chunk(setup, level, seed, a, min(size, games - a), summary)
+            for a in range(0, games, size)]
+
+
+def _rows(cluster, level, seed, games, policy, options, chunk, task=None, cards=None):
+    got = [r for _, r in cluster.run_chunks(_chunks(level, seed, games, policy, options, chunk,
+                                                    cards=cards), task=task)]
     return {k: np.concatenate([g[k] for g in got]) for k in got[0]}
 
 
@@ -51,8 +58,8 @@ def test_rows_identical_to_in_process(dask2, chunk):
 def test_summary_identical_to_in_process(dask2, chunk):
     pol = load_policy("expert")
     want = summary_chunk(4, 3, 0, 2000, pol)
-    parts = K.split(4, 3, 2000, K.policy_wire(pol), None, chunk, summary=True)
-    assert np.array_equal(K.aggregate(dask2, parts), want)
+    got = [agg for _, agg in dask2.run_chunks(_chunks(4, 3, 2000, pol, None, chunk, True))]
+    assert np.array_equal(sum(got), want)
 
 
 def test_user_policy_file_is_shipped_as_source(dask2, tmp_path):
@@ -83,7 +90,7 @@ def kill_once_then_play(chunk, marker):
     try:
         fd = os.open(marker, os.O_CREAT | os.O_EXCL)
     except FileExistsError:
-        return K.play_chunk(chunk)
+        return K.play_wire(chunk)
     os.close(fd)
     os._exit(3)
 
@@ -132,10 +139,9 @@ def test_edited_card_table_reaches_the_workers(dask2):
     table = build(sets=["63.pirate_hazard_value=35"])
     want = run_batch(4, 5, 0, 600, pol, cards=table)
     assert not np.array_equal(want["won"], run_batch(4, 5, 0, 600, pol)["won"])
-    parts = K.split(4, 5, 600, K.policy_wire(pol), None, 250, summary=False, cards=table)
-    got = [r for _, r in K.run_chunks(dask2, parts)]
+    got = _rows(dask2, 4, 5, 600, pol, None, 250, cards=table)
     for k in want:
-        assert np.array_equal(np.concatenate([g[k] for g in got]), want[k]), k
+        assert np.array_equal(got[k], want[k]), k
 
 
 def test_compare_and_simulate_api_on_the_cluster(dask2):
@@ -172,8 +178,6 @@ def test_cli_simulate_on_a_local_cluster_matches_in_process(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--cluster", "local:0"], "at least 1 worker"),
     (["--cluster", "tcp//x:1"], "use local:N"),
-    (["--cluster", "local:2", "--chunk", "0"], "--chunk must be positive"),
-    (["--chunk", "100"], "use it with --cluster"),
     (["--cluster", "local:2", "--engine", "reference"], "fast engine only"),
 ])
 def test_bad_cluster_arguments(args, message):

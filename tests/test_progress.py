@@ -1,15 +1,16 @@
 """What a long command shows: the compile notice (cold Numba cache only), the progress bar
-(terminal only, not with --quiet), and the chunk sizes that keep Ctrl-C fast (sim.progress)."""
+(terminal only, not with --quiet), and the chunk sizes that keep Ctrl-C fast
+(sim.lab.progress)."""
 import importlib.util
 
 import pytest
 
 import sim.fast.api as api
 import sim.numba_cache as numba_cache
-import sim.progress as progress
+import sim.lab.progress as progress
 from policies import load_policy
 from sim.rules import Options
-from sim.simulate import run_simulation
+from sim.lab.simulate import run_simulation
 
 
 def test_cache_check_reads_numbas_own_index(tmp_path):

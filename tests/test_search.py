@@ -27,7 +27,7 @@ runner = CliRunner()
 # --- the spec and its parameters (no games) --------------------------------------------------
 def test_spec_names_base_and_kinds_and_records_them():
     p = load_policy("search[base=cull-green,kinds=hazard+destroy,rollouts=8,margin=2]")
-    assert p.kind == "search" and p.base_policy.name == "cull-green"
+    assert p.searches and p.engines == ("fast",) and p.base_policy.name == "cull-green"
     assert p.name == "search[base=cull-green,kinds=hazard+destroy,rollouts=8,margin=2]"
     from sim.fast import search as X
     assert p.sp[X.SP_ROLLOUTS] == 8 and p.sp[X.SP_MARGIN] == 2
@@ -48,9 +48,9 @@ def test_policies_command_lists_search_with_its_parameters():
 
 
 def test_reference_engine_refuses_search_in_python():
-    from sim.results import reference_batch
+    from sim.reference import play_batch
     with pytest.raises(RuleError, match="fast engine"):
-        reference_batch(1, 1, 0, 1, load_policy("search"))
+        play_batch(1, 1, 0, 1, load_policy("search"))
 
 
 BAD = [

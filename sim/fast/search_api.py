@@ -138,7 +138,7 @@ def decision_log(policy, level=1, games=100, seed=1, options=None, threads=None,
     from sim.rules import RuleError
     from .api import run_batch
     pol = load_policy(policy)
-    if getattr(pol, "kind", None) != "search":
+    if not pol.searches:
         raise RuleError(f"the decision log records a search policy's decisions, not "
                         f"{pol.name!r}'s")
     pol = pol.with_log()

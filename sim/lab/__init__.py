@@ -16,7 +16,8 @@ Policies are named by spec everywhere: ``"expert"``, ``"expert[cull_max_missing=
 ``"path/mine.py:brave[reserve=3]"``, or passed as Policy objects / Numba functions.
 """
 from . import stats
-from .compare import compare, compare_paired, long_frame, play_paired, ranking, summarize, write_paired
+from .compare import (compare, compare_paired, long_frame, play_paired, ranking, summarize,
+                      write_paired)
 from .plots import plot_paired_differences
 from .simulate import simulate
 

@@ -13,23 +13,22 @@
   games (the same game weights for every value, so the pairing is kept); each value's win rate
   against the previous value's on the same games, with McNemar's exact test.
 
-The statistics are small named functions (``wilson``, ``two_proportion_p``, ``holm``) so that
-they can later move into ``sim.lab.stats``.
+The statistics are sim.lab.stats'; the games are played by the run pipeline (sim.lab.run).
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from sim import cards as C
 from sim.cardtable import CardTableError, as_table, parse_target
-from sim.results import wilson
-from sim.rules import PIRATES
+from sim.rules import PIRATES, check_level, check_seed, parse_levels
+from .run import Plan, Run, Setup, backend_for
+from .simulate import as_options, check_games, check_threads
+from .stats import holm, mcnemar_exact, rate_with_interval as rate_ci, two_proportion_p
 
 FIRST_PIRATE = C.PIRATE_IDS[0]
 N_PIRATES = len(C.PIRATE_IDS)
-CHUNK = 50_000
 ABILITY_TEXT = {"extra_card_costs_2": "each paid card costs 2 life",
                 "half_cards_count": "only half the fight cards count",
                 "plus1_per_card": "+1 per face-up fighting card",
@@ -38,43 +37,6 @@ ABILITY_TEXT = {"extra_card_costs_2": "each paid card costs 2 life",
 ABILITY_SHORT = {"extra_card_costs_2": "2 life/card", "half_cards_count": "half count",
                  "plus1_per_card": "+1/card", "plus2_per_aging": "+2/aging",
                  "fight_remaining_hazards": "all hazards"}
-
-
-# --- statistics (named, small; scipy underneath) -----------------------------------------
-def rate_ci(k, n) -> tuple[float, float, float]:
-    """k/n with its 95% Wilson interval (nan for n = 0)."""
-    lo, hi = wilson(int(k), int(n))
-    return (k / n if n else float("nan"), lo, hi)
-
-
-def two_proportion_p(k1, n1, k2, n2) -> float:
-    """Two-sided pooled two-proportion z-test of k1/n1 = k2/n2."""
-    if min(n1, n2) == 0:
-        return float("nan")
-    p = (k1 + k2) / (n1 + n2)
-    se = np.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se))
-
-
-def mcnemar_exact(only_a: int, only_b: int) -> float:
-    """McNemar's exact test on paired outcomes: games won under only one of two settings."""
-    n = int(only_a) + int(only_b)
-    return 1.0 if n == 0 else float(stats.binomtest(int(only_b), n).pvalue)
-
-
-def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjustment (family-wise error rate)."""
-    p = np.asarray(pvalues, dtype=float)
-    order = np.argsort(p)
-    m = len(p)
-    adjusted = np.empty(m)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p[i]))
-        adjusted[i] = running
-    return adjusted
 
 
 # --- names ---------------------------------------------------------------------------------
@@ -171,18 +133,24 @@ def beaten_rates(games: Games, w=None) -> np.ndarray:
         return (c["beaten_first"] + c["beaten_second"]) / faced
 
 
-def play(level, seed, games, policy, cards=None, options=None, threads=None, progress=None,
-         first_game=0) -> Games:
-    """``games`` fast-engine games of one level (chunks of CHUNK; same rows whatever the chunk)."""
-    from sim.fast import iter_batches
-    parts, done = [], 0
-    for rows in iter_batches(level, seed, games, policy, options, threads, chunk=CHUNK,
-                             first_game=first_game, cards=cards):
-        parts.append(Games(rows))
-        done += len(rows["won"])
-        if progress is not None:
-            progress(len(rows["won"]))
-    return Games.concat(parts)
+def play(levels, seed, games, policy, tables, options=None, threads=None, quiet=True,
+         cluster=None, chunk=None) -> tuple[dict, bool]:
+    """``games`` games of every level, played with each card table of ``tables`` on the same
+    deals (sim.lab.run): ({level: [Games of each table]}, interrupted).  After Ctrl-C, the
+    games finished (the same games for every table)."""
+    from policies import load_policy
+    from .cluster import connected
+    pol = load_policy(policy)
+    opts = as_options(options)
+    plan = Plan(tuple(Setup(pol, opts, as_table(t)) for t in tables), tuple(levels),
+                check_games(games), check_seed(seed))
+    parts: dict = {}
+    with connected(cluster) as dask:
+        with Run(plan, backend_for(dask, chunk, check_threads(threads)), quiet) as run:
+            for part in run:
+                parts.setdefault(part.level, []).append([Games(r) for r in part.results])
+    played = {lv: [Games.concat(list(g)) for g in zip(*ranges)] for lv, ranges in parts.items()}
+    return played, run.interrupted
 
 
 # --- tables --------------------------------------------------------------------------------
@@ -250,21 +218,24 @@ def pair_table(games: Games, level: int, cards=None) -> pd.DataFrame:
 
 
 def pirate_study(levels, games, seed, policy, cards=None, options=None, threads=None,
-                 progress=None, on_level=None) -> dict:
-    """Tables of ``pirate_table``, ``pirate_tests`` and ``pair_table`` for every level
-    (``on_level(level, table)`` is called as each level is done)."""
+                 quiet=True, cluster=None, chunk=None) -> dict:
+    """Tables of ``pirate_table``, ``pirate_tests`` and ``pair_table`` for every level played
+    (all of ``levels``, or those begun before Ctrl-C: ``interrupted``; ``level_games`` says
+    how many games each level has)."""
     cards = as_table(cards)
-    out = {"pirates": [], "tests": [], "pairs": [], "games": games, "seed": seed}
-    for level in levels:
-        g = play(level, seed, games, policy, cards, options, threads, progress)
+    levels = parse_levels(levels)
+    played, interrupted = play(levels, seed, games, policy, [cards], options, threads, quiet,
+                               cluster, chunk)
+    out = {"pirates": [], "tests": [], "pairs": [], "games": games, "seed": seed,
+           "interrupted": interrupted, "level_games": {}}
+    for level, (g,) in played.items():
         table = pirate_table(g, level, cards)
         out["pirates"].append(table)
         out["tests"].append(pirate_tests(table))
         out["pairs"].append(pair_table(g, level, cards))
-        if on_level is not None:
-            on_level(level, table)
+        out["level_games"][level] = len(g)
     for key in ("pirates", "tests", "pairs"):
-        out[key] = pd.concat(out[key], ignore_index=True)
+        out[key] = pd.concat(out[key], ignore_index=True) if out[key] else pd.DataFrame()
     return out
 
 
@@ -296,13 +267,20 @@ def parse_values(text: str) -> list[int]:
 
 
 def sweep(target: str, values, level, games, seed, policy, cards=None, options=None,
-          threads=None, target_rate=None, bootstrap=200, progress=None) -> dict:
-    """Play the same ``games`` deals with ``target`` (``CARD.FIELD``) at each value."""
+          threads=None, target_rate=None, bootstrap=200, quiet=True, cluster=None,
+          chunk=None) -> dict:
+    """Play the same ``games`` deals with ``target`` (``CARD.FIELD``) at each value (after
+    Ctrl-C: the games finished, the same for every value; ``interrupted``)."""
     base = as_table(cards)
     card, field = parse_target(target)
     tables = [base.with_sets([f"{card}.{field}={v}"]) for v in values]   # validates every value
     is_pirate = int(C.KIND[card]) == C.KIND_PIRATE
-    runs = [play(level, seed, games, policy, t, options, threads, progress) for t in tables]
+    level = check_level(level)
+    played, interrupted = play([level], seed, games, policy, tables, options, threads, quiet,
+                               cluster, chunk)
+    if not played:
+        return {"interrupted": True, "games": 0}
+    runs = played[level]
     rows = []
     for k, (v, g, t) in enumerate(zip(values, runs, tables)):
         row = {"value": v, "games": len(g)}
@@ -326,7 +304,8 @@ def sweep(target: str, values, level, games, seed, policy, cards=None, options=N
     return {"table": table, "crossing": crossing, "card": card, "field": field,
             "is_pirate": is_pirate, "label": (pirate_label(card, base) if is_pirate
                                               else C.card_label(card, base)),
-            "level": level, "games": games, "seed": seed, "base": base}
+            "level": level, "games": len(runs[0]), "seed": seed, "base": base,
+            "interrupted": interrupted}
 
 
 def _median_other(rates: np.ndarray, i: int) -> float:
@@ -383,7 +362,7 @@ def _crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed) -> di
 
 
 def what_if_hardest(study, level, values, games, seed, policy, cards=None, options=None,
-                    threads=None) -> dict:
+                    threads=None, quiet=True, cluster=None, chunk=None) -> dict:
     """Sweep the value of the hardest pirate of ``study`` at ``level`` (its free cards where
     R9.5 computes its value): by default from 20 below the printed value up to it, step 2."""
     t = as_table(cards)
@@ -397,4 +376,4 @@ def what_if_hardest(study, level, values, games, seed, policy, cards=None, optio
         field, v0 = "pirate_hazard_value", int(t.PIRATE_VALUE[hardest])
         default = f"{max(0, v0 - 20)}:{v0}:2"
     return sweep(f"{hardest}.{field}", parse_values(values or default), level, games, seed,
-                 policy, t, options, threads)
+                 policy, t, options, threads, quiet=quiet, cluster=cluster, chunk=chunk)

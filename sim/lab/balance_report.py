@@ -3,7 +3,6 @@ titles with the policy, level and game counts, axis labels, 95% interval bars, e
 cell with its value and its game count, the special pirates explained in a legend."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +11,7 @@ import pandas as pd
 from sim import cards as C
 from sim.cardtable import as_table
 from .balance import ABILITY_TEXT, pirate_description, pirate_label
+from .files import save_figure, write_atomic, write_text
 
 
 def _plt():
@@ -32,18 +32,17 @@ def _special_legend(cards) -> str:
 
 
 def _save(fig, path: Path | None):
-    """Write the figure atomically and close it; without a path return it (notebooks)."""
+    """Write the figure atomically and close it (sim.lab.files); without a path return it
+    (notebooks)."""
     if path is None:
         return fig
-    path = Path(path)
-    tmp = path.with_name(path.stem + ".partial" + path.suffix)
-    fig.savefig(tmp, dpi=110)
-    os.replace(tmp, path)
-    _plt().close(fig)
+    save_figure(fig, path, dpi=110)
 
 
-def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games: int, cards=None):
-    """Per level, the pirates ranked by beaten-when-faced rate (95% Wilson interval bars)."""
+def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games, cards=None):
+    """Per level, the pirates ranked by beaten-when-faced rate (95% Wilson interval bars);
+    ``games``: games per level, or a text saying so."""
+    games = games if isinstance(games, str) else f"{games:,} games per level"
     plt = _plt()
     levels = sorted(pirates["level"].unique())
     ncols = min(2, len(levels))
@@ -67,7 +66,7 @@ def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games: int, c
         ax.grid(axis="x", alpha=0.3)
         ax.margins(x=0.15, y=0.06)
     fig.suptitle(f"How often policy {policy} beats each pirate when it faces it "
-                 f"({games:,} games per level; bars: 95% Wilson intervals; n = fights)",
+                 f"({games}; bars: 95% Wilson intervals; n = fights)",
                  fontsize=10)
     fig.text(0.01, 0.005, _special_legend(cards), fontsize=7.5, va="bottom", family="monospace")
     fig.tight_layout(rect=(0, 0.16 / nrows, 1, 0.96))
@@ -198,13 +197,21 @@ def sweep_markdown(result: dict) -> list[str]:
     return lines
 
 
+def games_text(study: dict) -> str:
+    """'100,000 games per level', or each level's games after Ctrl-C."""
+    counts = study["level_games"]
+    if not study.get("interrupted"):
+        return f"{study['games']:,} games per level"
+    return ("interrupted: " + ", ".join(f"level {lv} {n:,} games" for lv, n in counts.items()))
+
+
 def study_markdown(study: dict, policy: str, command: str, cards=None, what_if=None) -> str:
     """results/pirates.md: headline, per level the ranking, significance, pairs, what-if."""
     pir, tests, pairs = study["pirates"], study["tests"], study["pairs"]
     t = as_table(cards)
     from .balance import indistinguishable
     lines = ["# Pirate balance", "",
-             f"Made by `{command}` ({study['games']:,} games per level, seed {study['seed']}, "
+             f"Made by `{command}` ({games_text(study)}, seed {study['seed']}, "
              f"policy `{policy}`, card table {t.describe()}).", "",
              "A pirate is *faced* when Robinson fights it: the first pirate (the policy's choice, "
              "R9.1) in every game that reaches the pirates, the second only after the first is "
@@ -273,26 +280,22 @@ def study_markdown(study: dict, policy: str, command: str, cards=None, what_if=N
 
 
 def write_study(out: Path, study: dict, policy: str, command: str, cards=None, what_if=None):
-    """pirates.md, pirates.csv, pirate_pairs.csv and the figures into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    ranking_figure(study["pirates"], out / "pirate_ranking.png", policy, study["games"], cards)
+    """pirates.md, pirates.csv, pirate_pairs.csv and the figures into ``out``, each written
+    atomically (sim.lab.files)."""
+    ranking_figure(study["pirates"], out / "pirate_ranking.png", policy, games_text(study),
+                   cards)
     for level in sorted(study["pirates"]["level"].unique()):
         pair_heatmap(study["pairs"], level, out / f"pirate_pairs_level{level}.png", policy, cards)
     if what_if is not None:
         sweep_figure(what_if, out / "pirate_what_if.png", policy)
     for name, df in (("pirates.csv", study["pirates"]), ("pirate_pairs.csv", study["pairs"])):
         write_csv(df, out / name)
-    tmp = out / "pirates.md.partial"
-    tmp.write_text(study_markdown(study, policy, command, cards, what_if), encoding="utf-8")
-    os.replace(tmp, out / "pirates.md")
+    write_text(out / "pirates.md", study_markdown(study, policy, command, cards, what_if))
 
 
 def write_csv(df: pd.DataFrame, path: Path):
-    """A table as CSV, written to a temporary name and renamed (never half-written)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".partial")
-    df.to_csv(tmp, index=False)
-    os.replace(tmp, path)
+    """A table as CSV, atomically (sim.lab.files)."""
+    write_atomic(path, lambda tmp: df.to_csv(tmp, index=False))
 
 
 STUDY_FILES = ("pirates.md", "pirates.csv", "pirate_pairs.csv", "pirate_ranking.png")

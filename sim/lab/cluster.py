@@ -25,8 +25,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from sim.rules import Options, RuleError
 
 INSTALL_HINT = "install the cluster extra: pip install 'friday-lab[cluster]'"
@@ -96,11 +94,7 @@ class Cluster:
                     signal.signal(signal.SIGINT, previous)
             self.client = distributed.Client(self._local)
         else:
-            try:
-                self.client = distributed.Client(value, timeout=f"{CONNECT_TIMEOUT_S}s")
-            except (OSError, TimeoutError) as exc:
-                raise RuleError(f"--cluster {value}: no Dask scheduler answered within "
-                                f"{CONNECT_TIMEOUT_S} s ({type(exc).__name__})") from None
+            self.client = _connect(distributed, value)
         return self
 
     def __exit__(self, *exc):
@@ -109,13 +103,78 @@ class Cluster:
         if self._local is not None:
             self._local.close()
 
-    def warm_up(self, wire: dict, level: int = 1, cards=None):
-        """Every worker compiles (or loads from its cache) the engine and the policy now, so
-        that the first chunks' timings hold games only."""
-        self.client.run(play_chunk, Chunk(level, 0, 0, 4, wire, {}, True, cards))
+    def warm_up(self, setup):
+        """Every worker compiles (or loads from its cache) the engine and the setup's policy
+        now, so that the first chunks' timings hold games only."""
+        from .run import Chunk
+        self.client.run(play_wire, to_wire(Chunk(setup, 1, 0, 0, 4, summary=True)))
 
     def n_threads(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
+
+    def run_chunks(self, chunks, window=None, retries=2, task=None, should_stop=None,
+                   poll_s=0.2):
+        """Yield (chunk, result) of sim.lab.run.Chunks in their order.  At most ``window``
+        chunks are in flight (default 4 per worker thread); a chunk whose worker died is
+        re-run by Dask (``retries`` more attempts, plus the scheduler's own rescheduling).
+        When ``should_stop()`` turns true (checked every ``poll_s`` s: Ctrl-C) or the
+        generator is closed, the chunks still outstanding are cancelled."""
+        distributed = _distributed()
+        client = self.client
+        window = window or 4 * self.n_threads()
+        pending = deque(enumerate(chunks))
+        finished: dict = {}
+        by_future: dict = {}
+        next_index = 0
+        try:
+            while pending or by_future or finished:
+                while pending and len(by_future) < window:
+                    i, ch = pending.popleft()
+                    fut = client.submit(task or play_wire, to_wire(ch), retries=retries,
+                                        pure=False)
+                    by_future[fut] = (i, ch)
+                while next_index in finished:
+                    yield finished.pop(next_index)
+                    next_index += 1
+                if not by_future:
+                    continue
+                try:
+                    done, _ = distributed.wait(list(by_future), timeout=poll_s,
+                                               return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    done = ()
+                for fut in done:
+                    i, ch = by_future.pop(fut)
+                    finished[i] = (ch, fut.result())
+                    fut.release()
+                if should_stop is not None and should_stop():
+                    return
+        finally:
+            if by_future:
+                client.cancel(list(by_future))
+
+
+def _connect(distributed, address):
+    """A Client of the scheduler at ``address``, or a RuleError within CONNECT_TIMEOUT_S
+    (+1) seconds: the handshake runs in a daemon thread, since a server that is no Dask
+    scheduler can hold it forever (a plain HTTP server) or answer bytes Dask reads as a huge
+    frame length (a MemoryError)."""
+    import threading
+    got: dict = {}
+
+    def attempt():
+        try:
+            got["client"] = distributed.Client(address, timeout=f"{CONNECT_TIMEOUT_S}s")
+        except BaseException as exc:          # noqa: BLE001 - reported below, one line
+            got["error"] = exc
+    t = threading.Thread(target=attempt, daemon=True)
+    t.start()
+    t.join(CONNECT_TIMEOUT_S + 1)
+    if "client" in got:
+        return got["client"]
+    why = type(got["error"]).__name__ if "error" in got else "no answer"
+    raise RuleError(f"--cluster {address}: no Dask scheduler answered within "
+                    f"{CONNECT_TIMEOUT_S} s ({why})")
 
 
 def connected(cluster):
@@ -166,10 +225,10 @@ def policy_from_wire(wire: dict):
     return load_policy(f"{folder / wire['file']}:{wire['function']}", wire["params"])
 
 
-# --- the unit of work --------------------------------------------------------------------
+# --- chunks on the wire ------------------------------------------------------------------
 @dataclass(frozen=True)
-class Chunk:
-    """Games first_game .. first_game+count-1 of (level, seed) with one policy and options."""
+class WireChunk:
+    """A sim.lab.run.Chunk as data: the policy as ``policy_wire``, the options as a dict."""
     level: int
     seed: int
     first_game: int
@@ -180,24 +239,26 @@ class Chunk:
     cards: object = None              # a sim.cardtable.CardTable (data), None: the printed one
 
 
+def to_wire(chunk) -> WireChunk:
+    s = chunk.setup
+    return WireChunk(chunk.level, chunk.seed, chunk.first_game, chunk.count,
+                     policy_wire(s.policy), s.options.as_dict(), chunk.summary, s.cards)
+
+
 _POLICIES: dict = {}
 
 
-def play_chunk(chunk: Chunk):
-    """Runs on a worker: the chunk's rows (dict of int64 columns) or its raw aggregate.  The
-    rebuilt policy is kept per process, so a worker compiles (or loads) it once."""
-    from sim import fast
+def play_wire(chunk: WireChunk):
+    """Runs on a worker: sim.lab.run.play_chunk of the rebuilt chunk.  The rebuilt policy is
+    kept per process, so a worker compiles (or loads) it once."""
+    from .run import Chunk, Setup, play_chunk
     key = repr(sorted((k, repr(v)) for k, v in chunk.policy.items()))
     policy = _POLICIES.get(key)
     if policy is None:
         policy = _POLICIES[key] = policy_from_wire(chunk.policy)
-    options = Options(**chunk.options)
-    threads = _worker_threads()
-    if chunk.summary:
-        return fast.api.summary_chunk(chunk.level, chunk.seed, chunk.first_game, chunk.count,
-                                      policy, options, threads, chunk.cards)
-    return fast.run_batch(chunk.level, chunk.seed, chunk.first_game, chunk.count, policy,
-                          options, threads, chunk.cards)
+    setup = Setup(policy, Options(**chunk.options), chunk.cards)
+    return play_chunk(Chunk(setup, chunk.level, chunk.seed, chunk.first_game, chunk.count,
+                            chunk.summary), _worker_threads())
 
 
 def _worker_threads():
@@ -206,70 +267,3 @@ def _worker_threads():
         return get_worker().state.nthreads
     except (ImportError, ValueError, AttributeError):
         return None
-
-
-def split(level, seed, games, policy_wire_, options, chunk_size, summary, first_game=0,
-          cards=None):
-    """The chunks of a run, in game order."""
-    out = []
-    for start in range(0, games, chunk_size):
-        out.append(Chunk(level, seed, first_game + start, min(chunk_size, games - start),
-                         policy_wire_, options.as_dict() if options else {}, summary, cards))
-    return out
-
-
-def run_chunks(cluster: Cluster, chunks, on_progress=None, window=None, retries=2,
-               ordered=True, task=play_chunk, should_stop=None, poll_s=0.2):
-    """Yield (chunk, result) in chunk order (``ordered=False``: as they finish).  At most
-    ``window`` chunks are in flight (default 4 per worker thread); a chunk whose worker died is
-    re-run by Dask (``retries`` more attempts, plus the scheduler's own rescheduling).  When
-    ``should_stop()`` turns true (checked every ``poll_s`` s: Ctrl-C) or the generator is
-    closed, the chunks still outstanding are cancelled."""
-    distributed = _distributed()
-    client = cluster.client
-    window = window or 4 * cluster.n_threads()
-    pending = deque(enumerate(chunks))
-    finished: dict = {}
-    by_future: dict = {}
-    next_index = 0
-    try:
-        while pending or by_future or finished:
-            while pending and len(by_future) < window:
-                i, ch = pending.popleft()
-                by_future[client.submit(task, ch, retries=retries, pure=False)] = (i, ch)
-            while next_index in finished:
-                yield finished.pop(next_index)
-                next_index += 1
-            if not by_future:
-                continue
-            try:
-                done, _ = distributed.wait(list(by_future), timeout=poll_s,
-                                           return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                done = ()
-            for fut in done:
-                i, ch = by_future.pop(fut)
-                finished[i] = (ch, fut.result())
-                fut.release()
-                if on_progress is not None:
-                    on_progress(ch)
-            if should_stop is not None and should_stop():
-                return
-            if not ordered:
-                for i in sorted(finished):
-                    yield finished.pop(i)
-    finally:
-        if by_future:
-            client.cancel(list(by_future))
-
-
-def aggregate(cluster: Cluster, chunks, on_progress=None, should_stop=None) -> np.ndarray:
-    """The summed aggregate of summary chunks (sim.fast.api.summary_chunk vectors: integer
-    sums, so the order in which chunks finish does not matter)."""
-    from sim.fast import runner
-    total = np.zeros(runner.AGG_SIZE, np.int64)
-    for _, agg in run_chunks(cluster, chunks, on_progress, ordered=False,
-                             should_stop=should_stop):
-        total += agg
-    total[runner.G_FIRST_ERROR] = -1          # a chunk's error raises on its worker instead
-    return total

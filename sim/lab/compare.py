@@ -13,15 +13,12 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError
-from . import stats
-from . import simulate as _simulate
 from sim.cardtable import as_table
-from .cluster import connected
-from .simulate import as_levels, as_options, check_games, check_seed
-
-CHUNK = _simulate.CHUNK       # games per policy and batch (a Ctrl-C keeps whole chunks)
-SEARCH_CHUNK = 32             # with a search policy (about a second per game)
+from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError, check_seed, parse_levels
+from . import stats
+from .files import check_file, write_parquet
+from .run import Plan, Run, Setup, backend_for
+from .simulate import as_options, check_games, check_threads
 
 # per-game outcomes kept for each policy in the paired frame, with compact dtypes
 OUTCOMES = {"won": np.bool_, "score": np.int16, "cause": np.int8, "step": np.int8,
@@ -48,60 +45,34 @@ def labels_for(policies) -> list[str]:
 
 def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
                 threads=None, chunk: int | None = None, keep_on_interrupt: bool = False,
-                progress=None, cluster=None, cards=None) -> pd.DataFrame:
+                cluster=None, cards=None, quiet: bool = True,
+                label=None) -> pd.DataFrame:
     """Every policy plays the very same games: one row per level and game, the outcomes of
     every policy side by side (columns ``"<policy>:won"``, ``"<policy>:score"``, ...).
 
-    ``keep_on_interrupt``: a Ctrl-C keeps the chunks every policy finished (``df.attrs
-    ["interrupted"]``) instead of raising.  ``progress(done, total)`` is called per chunk.
-    ``cluster``: play the chunks on Dask (an address such as ``"local:2"``, a
-    ``distributed.Client`` or a connected ``sim.lab.cluster.Cluster``): identical results.
-    ``cards``: a what-if card table (sim.cardtable) every policy plays with."""
+    ``keep_on_interrupt``: a Ctrl-C keeps the games every policy finished (``df.attrs
+    ["interrupted"]``) instead of raising KeyboardInterrupt.  ``cluster``: play on Dask
+    (an address such as ``"local:2"``, a ``distributed.Client`` or a connected
+    ``sim.lab.cluster.Cluster``) in chunks of ``chunk`` games: identical results.  ``cards``:
+    a what-if card table every policy plays with.  ``quiet=False``: the compile notice and
+    a progress bar (sim.lab.run)."""
     from policies import load_policy
-    from sim.fast import run_batch
+    from .cluster import connected
     pols = [load_policy(p) for p in policies]
     if len(pols) < 2:
         raise RuleError("compare needs at least two policies (the same one twice is allowed)")
-    levels, games, seed = as_levels(level), check_games(games), check_seed(seed)
-    opts = as_options(options)
+    levels, seed = parse_levels(level), check_seed(seed)
+    games, threads = check_games(games), check_threads(threads)
+    opts, table = as_options(options), as_table(cards)
     labels = labels_for(pols)
-    searching = any(getattr(p, "kind", None) == "search" for p in pols)
-    chunk = int(chunk or (SEARCH_CHUNK if searching else CHUNK))
-    parts, done, total, interrupted = [], 0, games * len(levels), False
-
-    def chunk_runs(lv):
-        """(games, [rows of each policy]) chunk by chunk, in game order."""
-        if cluster is None:
-            for first in range(0, games, chunk):
-                k = min(chunk, games - first)
-                yield k, [run_batch(lv, seed, first, k, p, opts, threads, cards) for p in pols]
-            return
-        from . import cluster as K
-        streams = [K.run_chunks(dask, K.split(lv, seed, games, K.policy_wire(p), opts, chunk,
-                                              summary=False, cards=cards)) for p in pols]
-        for pieces in zip(*streams):
-            yield pieces[0][0].count, [rows for _, rows in pieces]
-    try:
-        with connected(cluster) as dask:
-            for lv in levels:
-                for k, runs in chunk_runs(lv):
-                    part = {"level": np.full(k, lv, np.int8), "game": runs[0]["game"]}
-                    for col in DEAL:
-                        if any(not np.array_equal(r[col], runs[0][col]) for r in runs):
-                            raise RuntimeError("policies were dealt different games: "
-                                               "common random numbers broken")
-                        part[col] = runs[0][col].astype(np.int8)
-                    for label, r in zip(labels, runs):
-                        for col, dtype in OUTCOMES.items():
-                            part[f"{label}:{col}"] = r[col].astype(dtype)
-                    parts.append(part)
-                    done += k
-                    if progress is not None:
-                        progress(done, total)
-    except KeyboardInterrupt:
-        if not keep_on_interrupt:
-            raise
-        interrupted = True
+    plan = Plan(tuple(Setup(p, opts, table) for p in pols), tuple(levels), games, seed)
+    parts = []
+    with connected(cluster) as dask:
+        with Run(plan, backend_for(dask, chunk, threads), quiet, label) as run:
+            for part in run:
+                parts.append(_side_by_side(part, labels))
+    if run.interrupted and not keep_on_interrupt:
+        raise KeyboardInterrupt
     if not parts:
         df = pd.DataFrame(columns=["level", "game", *DEAL])
     else:
@@ -114,9 +85,25 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
                                                             categories=list(STEP_NAMES))
     df.attrs.update({"labels": labels, "policies": [p.record() for p in pols],
                      "seed": seed, "options": opts.as_dict(), "engine": "fast",
-                     "games_per_level": games, "levels": levels, "interrupted": interrupted,
-                     "methods": METHODS, "cards": as_table(cards).meta()})
+                     "games_per_level": games, "levels": levels,
+                     "interrupted": run.interrupted, "methods": METHODS,
+                     "cards": table.meta()})
     return df
+
+
+def _side_by_side(part, labels) -> dict:
+    """One range's outcomes of every policy as compact columns; the deals must agree."""
+    runs = part.results
+    out = {"level": np.full(part.count, part.level, np.int8), "game": runs[0]["game"]}
+    for col in DEAL:
+        if any(not np.array_equal(r[col], runs[0][col]) for r in runs):
+            raise RuntimeError("policies were dealt different games: common random numbers "
+                               "broken")
+        out[col] = runs[0][col].astype(np.int8)
+    for label, r in zip(labels, runs):
+        for col, dtype in OUTCOMES.items():
+            out[f"{label}:{col}"] = r[col].astype(dtype)
+    return out
 
 
 def long_frame(paired: pd.DataFrame) -> pd.DataFrame:
@@ -207,7 +194,7 @@ def ranking(comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 def summarize(df: pd.DataFrame, by=None) -> pd.DataFrame:
     """Win rate with its 95% Wilson interval, mean/median score, causes per group: for a
     ``simulate`` frame per level, for a ``play_paired`` frame per policy and level."""
-    from sim.results import summarize as summarize_rows
+    from .summary import summarize as summarize_rows
     if "labels" in df.attrs and "policy" not in df.columns:
         df = long_frame(df)
     if by is None:
@@ -216,22 +203,7 @@ def summarize(df: pd.DataFrame, by=None) -> pd.DataFrame:
 
 
 def write_paired(paired: pd.DataFrame, out, force: bool = False):
-    """The paired frame to Parquet (temporary file, then rename); its attrs in the metadata.
-    An existing file is refused unless ``force``."""
-    import json
-    import os
-    from pathlib import Path
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    out = Path(out)
-    if out.exists() and not force:
-        raise RuleError(f"{out} exists: choose another file or pass --force to overwrite it")
-    table = pa.Table.from_pandas(paired, preserve_index=False)
-    meta = {k: v for k, v in paired.attrs.items()}
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                           b"friday_lab": json.dumps(meta).encode()})
-    tmp = out.with_name(out.name + ".partial")
-    pq.write_table(table, tmp)
-    os.replace(tmp, out)
-
-
+    """The paired frame to Parquet (sim.lab.files: atomic), its attrs in the metadata.  An
+    existing file is refused unless ``force``."""
+    check_file(out, (".parquet",), force)
+    write_parquet(paired, out, dict(paired.attrs))

@@ -38,6 +38,6 @@ def plot_paired_differences(comparison: pd.DataFrame, path=None):
     fig.suptitle(f"Paired differences on the same deals: n = {n:,} games per level, seed {seed}")
     fig.tight_layout()
     if path is not None:
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        from .files import save_figure
+        save_figure(fig, path, dpi=110)
     return fig

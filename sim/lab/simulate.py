@@ -1,14 +1,19 @@
-"""``simulate``: games of one policy as a DataFrame (the rows of ``friday simulate --out``)."""
+"""Many games of one policy: ``simulate`` (the Python API, a DataFrame) and
+``run_simulation`` (``friday simulate``: header, progress, summary table, Parquet), both on
+the one run pipeline (sim.lab.run)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from sim.results import COLUMNS, reference_batch, to_frame
-from sim.rules import Options, RuleError, check_seed, parse_options
-from sim.rules import parse_levels as as_levels
-
-CHUNK = 50_000
+from sim.cardtable import as_table
+from sim.rng import MAX_SEED
+from sim.rules import (RESULT_COLUMNS, Options, RuleError, check_seed, parse_levels,
+                       parse_options)
+from .files import write_parquet
+from .progress import SimulationInterrupted
+from .run import Plan, Run, Setup, backend_for, collect, concat_rows
+from .summary import format_summary, summarize, summary_row, to_frame
 
 
 def as_options(options) -> Options:
@@ -19,66 +24,126 @@ def as_options(options) -> Options:
         return options
     if isinstance(options, dict):
         return parse_options(**options)
-    return parse_options(list(options))
+    if isinstance(options, (list, tuple)):
+        return parse_options(list(options))
+    raise RuleError(f"options must be an Options, a dict or a list of NAME=VALUE, got "
+                    f"{options!r}")
 
 
-def check_games(games) -> int:
+def check_games(games, first_game=0, name: str = "games") -> int:
+    """A positive whole number of games whose indices first_game .. stay within 0..2**63-1."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
-        raise RuleError(f"games must be a positive whole number, got {games!r}")
+        raise RuleError(f"{name} must be a positive whole number, got {games!r}")
+    first_game = check_seed(first_game, "first_game")
+    if first_game + int(games) - 1 > MAX_SEED:
+        raise RuleError(f"{name} {games!r} from game {first_game} runs past the last game "
+                        f"index {MAX_SEED}")
     return int(games)
 
 
-def batches(level, seed, games, policy, options, engine="fast", threads=None, first_game=0,
-            chunk=CHUNK):
-    """Result columns chunk by chunk (the same rows whatever the chunk size)."""
-    if engine == "fast":
-        from sim.fast import iter_batches
-        yield from iter_batches(level, seed, games, policy, options, threads, chunk=chunk,
-                                first_game=first_game)
-    elif engine == "reference":
-        step = min(chunk, 500)
-        for first in range(first_game, first_game + games, step):
-            yield reference_batch(level, seed, first, min(step, first_game + games - first),
-                                  policy, options)
-    else:
-        raise RuleError(f"unknown engine {engine!r}: choose fast or reference")
+def check_threads(threads):
+    if threads is not None and (isinstance(threads, bool) or
+                                not isinstance(threads, (int, np.integer)) or threads <= 0):
+        raise RuleError(f"threads must be a positive whole number, got {threads!r}")
+    return threads
+
+
+def run_record(policy, seed, options, engine="fast", cards=None) -> dict:
+    """What a run records (Parquet metadata, ``df.attrs``)."""
+    return {**policy.record(), "engine": engine, "seed": int(seed),
+            "options": options.as_dict(), "cards": as_table(cards).meta()}
 
 
 def simulate(policy="expert", level="all", games: int = 100_000, seed: int = 1, options=None,
              *, params: dict | None = None, engine: str = "fast", threads: int | None = None,
-             first_game: int = 0, cluster=None, chunk: int | None = None) -> pd.DataFrame:
+             first_game: int = 0, cluster=None, chunk: int | None = None, cards=None,
+             keep_on_interrupt: bool = False) -> pd.DataFrame:
     """Play ``games`` games per level with one policy: one row per game.
 
     ``policy``: a spec (``"expert"``, ``"expert[cull_max_missing=0]"``,
     ``"mine.py:brave[reserve=3]"``), a ``Policy`` or a Numba function with the policy
     signature; ``level``: 1-4, a list or ``"all"``; ``options``: rule options (§O) as
-    ``Options``, a dict or ``["old_age=continue"]``.  Columns are those of the Parquet file of
-    ``friday simulate --out`` (``sim.results.COLUMNS``); ``df.attrs`` records the policy (its
-    exact spec, file hash and parameters), seed, options and engine.  Game g of seed s is dealt
-    the same way for every policy (common random numbers).  ``cluster``: play chunks of
-    ``chunk`` games on Dask (``"local:2"``, ``"tcp://host:8786"``, a ``distributed.Client``):
-    the very same rows (sim.lab.cluster)."""
+    ``Options``, a dict or ``["old_age=continue"]``; ``cards``: a what-if card table.
+    Columns are those of the Parquet file of ``friday simulate --out``
+    (``sim.rules.RESULT_COLUMNS``); ``df.attrs`` records the policy (its exact spec, file hash
+    and parameters), seed, options, card table and engine.  Game g of seed s is dealt the
+    same way for every policy (common random numbers).  ``cluster``: play chunks of ``chunk``
+    games on Dask (``"local:2"``, ``"tcp://host:8786"``, a ``distributed.Client``): the very
+    same rows (sim.lab.cluster).  Ctrl-C raises KeyboardInterrupt, or with
+    ``keep_on_interrupt`` returns the finished games (``df.attrs["interrupted"]``)."""
     from policies import load_policy
+    from .cluster import connected
     pol = load_policy(policy, params)
-    levels, games, seed = as_levels(level), check_games(games), check_seed(seed)
-    opts = as_options(options)
-    if cluster is not None:
-        from . import cluster as K
-        if engine != "fast":
-            raise RuleError("cluster= runs the fast engine only")
-        with K.connected(cluster) as dask:
-            wire = K.policy_wire(pol)
-            parts = [rows for lv in levels for _, rows in K.run_chunks(dask, K.split(
-                lv, seed, games, wire, opts, chunk or K.DEFAULT_CHUNK, False, first_game))]
-    else:
-        parts = [chunk for lv in levels
-                 for chunk in batches(lv, seed, games, pol, opts, engine, threads, first_game)]
-    df = to_frame({c: np.concatenate([p[c] for p in parts]) for c in COLUMNS})
-    df.attrs.update(run_record(pol, seed, opts, engine))
+    levels, seed = parse_levels(level), check_seed(seed)
+    games, threads = check_games(games, first_game), check_threads(threads)
+    opts, table = as_options(options), as_table(cards)
+    plan = Plan((Setup(pol, opts, table),), tuple(levels), games, seed, engine,
+                first_game=first_game)
+    with connected(cluster) as dask:
+        with Run(plan, backend_for(dask, chunk, threads), quiet=True) as run:
+            parts = collect(run)
+    if run.interrupted and not keep_on_interrupt:
+        raise KeyboardInterrupt
+    rows = [r for lv in levels for r in parts.get(lv, [])]
+    df = to_frame(concat_rows(rows) if rows else
+                  {c: np.zeros(0, np.int64) for c in RESULT_COLUMNS})
+    df.attrs.update({**run_record(pol, seed, opts, engine, table),
+                     "interrupted": run.interrupted})
     return df
 
 
-def run_record(policy, seed, options, engine="fast") -> dict:
-    """What a run records (Parquet metadata, ``df.attrs``)."""
-    return {**policy.record(), "engine": engine, "seed": int(seed),
-            "options": options.as_dict()}
+def header(policy, engine, seed, options, summary_only=False, cards=None) -> str:
+    """The run's first lines: policy, engine, seed, options, and every policy parameter."""
+    names = getattr(policy, "param_names", ())
+    params = ", ".join(f"{n}={v:g}" for n, v in zip(names, policy.params)) or "none"
+    opts = ", ".join(f"{k}={str(v).lower()}" for k, v in options.as_dict().items())
+    return (f"friday-lab{' (summary mode)' if summary_only else ''}: policy "
+            f"{policy.header()}, {engine} engine, seed {seed}, options {opts}\n"
+            f"  policy parameters: {params}"
+            + ("" if cards is None or cards.is_printed else
+               f"\n  cards edited [{cards.hash}]: {cards.describe()}"))
+
+
+def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
+                   echo=print, quiet=False, cards=None, cluster=None,
+                   chunk=None, log_decisions=None):
+    """``friday simulate``: the header, then ``games`` games per level with a progress bar,
+    the summary table, and the rows written to ``out`` (Parquet).  Ctrl-C stops after the
+    current chunk: everything finished so far is reported and written, then
+    SimulationInterrupted is raised.  ``cluster``: a connected sim.lab.cluster.Cluster;
+    ``log_decisions``: a .parquet path for a search policy's decision log
+    (``policy.with_log()``, sim.fast.search_api)."""
+    from sim.fast.api import summary_from
+    cards = as_table(cards)
+    plan = Plan((Setup(policy, options, cards),), tuple(levels), games, seed, engine,
+                summary_only)
+    echo(header(policy, engine, seed, options, summary_only, cards))
+    with Run(plan, backend_for(cluster, chunk, threads), quiet) as run:
+        if getattr(policy, "log", None):       # the warm-up game is not one of the run's
+            policy.log.clear()
+        parts = collect(run)
+    done = run.total
+    if done == 0:
+        echo("interrupted before any game finished: nothing to report")
+        raise SimulationInterrupted(0)
+    echo(f"{done:,} games in {run.seconds:.1f} s ({done / max(run.seconds, 1e-9):,.0f} "
+         f"games/s, compile and start-up not counted)"
+         + ("  [INTERRUPTED: partial results]" if run.interrupted else ""))
+    record = {**run_record(policy, seed, options, engine, cards),
+              "interrupted": run.interrupted}
+    if summary_only:
+        echo(format_summary(pd.DataFrame([summary_row(summary_from(lv, seed, 0, sum(aggs)))
+                                          for lv, aggs in parts.items()])))
+    else:
+        df = to_frame(concat_rows([r for lv in levels for r in parts.get(lv, [])]))
+        echo(format_summary(summarize(df)))
+        if out is not None:
+            write_parquet(df, out, record)
+            echo(f"wrote {len(df):,} rows to {out}")
+        if log_decisions is not None:
+            from sim.fast.search_api import concat_log
+            log = concat_log(policy.log)
+            write_parquet(log, log_decisions, record)
+            echo(f"wrote {len(log):,} searched decisions to {log_decisions}")
+    if run.interrupted:
+        raise SimulationInterrupted(done)

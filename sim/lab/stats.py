@@ -13,6 +13,8 @@ value worked out by hand or taken from a published table.
   the paired t-test (scipy.stats.ttest_rel).
 * ``holm``: Holm's step-down adjustment of p-values (family-wise error rate); scipy has only
   Benjamini-Hochberg (false_discovery_control), so these few lines are written out here.
+* ``rate_with_interval``: k/n with its Wilson interval (nan for n = 0).
+* ``two_proportion_p``: the two-sided pooled two-proportion z-test (independent samples).
 """
 from __future__ import annotations
 
@@ -31,6 +33,23 @@ def wilson_interval(successes: int, n: int, confidence: float = CONFIDENCE) -> t
         return (math.nan, math.nan)
     ci = stats.binomtest(int(successes), int(n)).proportion_ci(confidence, method="wilson")
     return (float(ci.low), float(ci.high))
+
+
+def rate_with_interval(k, n) -> tuple[float, float, float]:
+    """k/n with its 95% Wilson interval (nan for n = 0)."""
+    lo, hi = wilson_interval(int(k), int(n))
+    return (k / n if n else math.nan, lo, hi)
+
+
+def two_proportion_p(k1, n1, k2, n2) -> float:
+    """Two-sided pooled two-proportion z-test of k1/n1 = k2/n2 (nan if a sample is empty)."""
+    if min(n1, n2) == 0:
+        return math.nan
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se))
 
 
 @dataclass(frozen=True)

@@ -14,71 +14,44 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .results import wilson
-from .rules import Options, RuleError
+from sim.rules import Options
+from .files import check_folder, save_figure, write_text
+from .summary import SCORE_LOW, summarize
 
 REPORT_FILES = ("policies.md", "policy_win_rates.png", "score_distributions.png",
                 "paired_differences.png")
 
 
-def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
-    cum = np.cumsum(hist)
-    return float(bins[int(np.searchsorted(cum, q * cum[-1]))])
-
-
-def hist_sd(bins: np.ndarray, hist: np.ndarray) -> float:
-    """Standard deviation of the scores from their histogram (bins of width 1)."""
-    n = hist.sum()
-    mean = (bins * hist).sum() / n
-    return float(np.sqrt(((bins - mean) ** 2 * hist).sum() / max(n - 1, 1)))
-
-
-def summary_row(policy: str, level: int, s: dict) -> dict:
-    n, wins = s["games"], s["wins"]
-    lo, hi = wilson(wins, n)
-    return {"policy": policy, "level": level, "games": n, "win_rate": wins / n,
-            "ci95_low": lo, "ci95_high": hi, "mean_score": s["sum_score"] / n,
-            "score_sd": hist_sd(s["score_bins"], s["score_hist"]),
-            "median_score": hist_quantile(s["score_bins"], s["score_hist"], 0.5),
-            "reached_pirates": s["step_reached"]["pirates"] / n}
-
-
 def policy_report(games: int, seed: int, out: Path, threads=None, force=False, echo=print,
                   policies=None, levels=(1, 2, 3, 4), options: Options | None = None,
-                  command: str | None = None, quiet: bool = False):
+                  command: str | None = None, quiet: bool = False, cluster=None, chunk=None):
     """Every given policy (specs; default the built-in ones) on every level, on the same
-    deals: policies.md (rates, scores, paired comparisons, ranking) and figures.  ``quiet``:
-    no line per finished level."""
+    deals: policies.md (rates, scores, paired comparisons, ranking) and figures, each
+    written atomically.  After Ctrl-C the report covers the games every policy finished
+    (``paired.attrs["interrupted"]``).  ``quiet``: no compile notice, no progress bar;
+    ``cluster``/``chunk``: on Dask (sim.lab.cluster).  Returns the paired frame."""
     from policies import builtin_policies, load_policy
-    from .lab import compare_paired, long_frame, play_paired, ranking
-    from .lab.plots import plot_paired_differences
+    from .compare import compare_paired, long_frame, play_paired, ranking
+    from .plots import plot_paired_differences
     pols = [load_policy(p) for p in (policies or builtin_policies())]
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise RuleError(f"--out {out} is a file, not a folder")
-    files = list(REPORT_FILES)
-    existing = [f for f in files if (out / f).exists()]
-    if existing and not force:
-        raise RuleError(f"{out} already has {', '.join(existing)}: pass --force to overwrite")
+    check_folder(out, REPORT_FILES, force)
     options = options or Options()
     levels = list(levels)
     start = time.perf_counter()
-
-    def progress(done, total):
-        if done % games == 0 and not quiet:
-            echo(f"  level {levels[done // games - 1]}: {len(pols)} policies x {games:,} games "
-                 f"({time.perf_counter() - start:.0f} s)")
-    paired = play_paired(pols, levels, games, seed, options, threads, progress=progress)
+    paired = play_paired(pols, levels, games, seed, options, threads, chunk,
+                         keep_on_interrupt=True, cluster=cluster, quiet=quiet)
+    if len(paired) == 0:
+        return paired
     comparison = compare_paired(paired)
     ranks = ranking(comparison)
     rows = long_frame(paired)
-    table = summary_table(rows)
+    table = summarize(rows, by=("policy", "level"))
     labels = paired.attrs["labels"]
     hists = {}
     for (label, level), g in rows.groupby(["policy", "level"], observed=True):
         counts = np.bincount(g["score"].to_numpy(np.int64) - SCORE_LOW)
         hists[(label, level)] = (np.arange(len(counts)) + SCORE_LOW, counts)
-    out.mkdir(parents=True, exist_ok=True)
     if command is None:
         names = " ".join(f"'{p.name}'" if "[" in p.name else p.name for p in pols)
         opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
@@ -86,25 +59,13 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
         level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
         command = (f"friday report {names} --level {level_text} --games {games} --seed {seed}"
                    + opts)
-    _write_policies_md(out / "policies.md", table, comparison, ranks, command, games, seed,
-                       options, paired.attrs)
+    write_text(out / "policies.md", policies_md(table, comparison, ranks, command, seed,
+                                                options, paired.attrs))
     _plot_win_rates(out / "policy_win_rates.png", table)
-    _plot_scores(out / "score_distributions.png", hists, labels, levels)
+    _plot_scores(out / "score_distributions.png", hists, labels, sorted({lv for _, lv in hists}))
     plot_paired_differences(comparison, out / "paired_differences.png")
-    echo(f"wrote {', '.join(files)} to {out}/ in {time.perf_counter() - start:.0f} s")
-    return table
-
-
-SCORE_LOW = -200        # below any reachable score (R10.3), for the score histograms
-
-
-def summary_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per policy and level: games, win rate with 95% Wilson interval, scores, pirates."""
-    from .lab import summarize
-    table = summarize(rows, by=("policy", "level"))
-    sd = rows.groupby(["policy", "level"], observed=True)["score"].std()
-    table["score_sd"] = [sd[(p, lv)] for p, lv in zip(table["policy"], table["level"])]
-    return table
+    echo(f"wrote {', '.join(REPORT_FILES)} to {out}/ in {time.perf_counter() - start:.0f} s")
+    return paired
 
 
 def _shown_path(file: str) -> str:
@@ -117,12 +78,17 @@ def _shown_path(file: str) -> str:
         return str(path)
 
 
-def _write_policies_md(path: Path, table: pd.DataFrame, comparison: pd.DataFrame,
-                       ranks: pd.DataFrame, command: str, games, seed, options, attrs):
-    from .lab.compare import METHODS
-    from .lab.text import pvalue
+def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFrame,
+                command: str, seed, options, attrs) -> str:
+    """policies.md: the policies, the table of rates and scores, every pair compared, the
+    ranking; the games counted are those every policy finished."""
+    from .compare import METHODS
+    from .text import pvalue
+    games = int(table["games"].min())
+    cut = (" -- interrupted: the games finished before Ctrl-C" if attrs.get("interrupted")
+           else "")
     lines = ["# Policies compared", "",
-             f"Made by `{command}` ({games:,} games per policy and level, master seed {seed}, "
+             f"Made by `{command}` ({games:,} games per policy and level{cut}, master seed {seed}, "
              f"rule options {options.as_dict()}). Game g of every policy starts from the same "
              "deal (common random numbers, see sim/rng.py), so policies are compared game by "
              "game with paired methods.", "", "Policies:", ""]
@@ -152,7 +118,7 @@ def _write_policies_md(path: Path, table: pd.DataFrame, comparison: pd.DataFrame
             f"{r.rank}. {r.policy} ({r.win_rate:.2%}, {r.mean_score:.2f})"
             + (f", vs {r.next}: {r.vs_next}" if isinstance(r.next, str) else "")
             for r in g.itertuples()))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return "\n".join(lines) + "\n"
 
 
 def _plot_win_rates(path: Path, table: pd.DataFrame):
@@ -174,8 +140,7 @@ def _plot_win_rates(path: Path, table: pd.DataFrame):
     ax.set_title("Win rate per policy and level")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 
 def _plot_scores(path: Path, hists: dict, names, levels):
@@ -197,7 +162,6 @@ def _plot_scores(path: Path, hists: dict, names, levels):
     axes[-1].legend(fontsize=8)
     fig.suptitle("Score distributions (R10.3)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 

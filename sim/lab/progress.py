@@ -40,8 +40,8 @@ BENCHMARK_COMPILE_SECONDS = 30
 def compile_notice(policy, quiet=False) -> float | None:
     """Print the notice if the engine or the policy must be compiled; returns the time the
     caller should record after compiling (its start), or None when the cache is warm."""
-    from .fast.api import engine_cached
-    from .numba_cache import last_compile_seconds
+    from sim.fast.api import engine_cached
+    from sim.numba_cache import last_compile_seconds
     engine_warm, policy_warm = engine_cached(policy)
     if engine_warm and policy_warm:
         return None
@@ -59,7 +59,7 @@ def compile_notice(policy, quiet=False) -> float | None:
 def _policy_compile_note(policy) -> str:
     """The project's policies are cached on disk; a user's function is compiled in every
     process (sim.fast.api._project_source)."""
-    from .fast.api import _project_source
+    from sim.fast.api import _project_source
     decide = getattr(policy, "decide", policy)
     if _project_source(getattr(decide, "py_func", decide)):
         return "first run only, a few seconds"
@@ -68,8 +68,8 @@ def _policy_compile_note(policy) -> str:
 
 def prepare_engine(policy, quiet=False, threads=None):
     """Compile or load the fast engine and the policy before the games are timed."""
-    from .fast.api import _set_threads, prepare
-    from .numba_cache import record_compile_seconds
+    from sim.fast.api import _set_threads, prepare
+    from sim.numba_cache import record_compile_seconds
     _set_threads(threads)                # a bad --threads is an error before any compile notice
     started = compile_notice(policy, quiet)
     prepare(policy, threads)
@@ -80,31 +80,37 @@ def prepare_engine(policy, quiet=False, threads=None):
 def prepare_reference(policy, quiet=False):
     """Compile or load the policy for the reference engine (one game, whose result and
     errors are ignored: the real games report their own) before the games are timed."""
-    from .numba_cache import has_cached_code
-    from .results import reference_batch
-    from .rules import RuleError
+    from sim.numba_cache import has_cached_code
+    from sim.reference import play_batch
+    from sim.rules import RuleError
     py = getattr(getattr(policy, "decide", None), "py_func", None)
     if py is not None and not has_cached_code(py) and not quiet:
         print(f"compiling policy {policy.name}, {_policy_compile_note(policy)}",
               file=sys.stderr, flush=True)
     try:
-        reference_batch(1, 0, 0, 1, policy)
+        play_batch(1, 0, 0, 1, policy)
     except RuleError:
         pass
 
 
 class ChunkSizer:
     """The next chunk's size: ``CHUNK_SECONDS`` worth of games at the last measured rate
-    (growing at most 8x per chunk, so that one fast measurement cannot make a long chunk)."""
+    (growing at most 8x per chunk, so that one fast measurement cannot make a long chunk), or
+    always ``fixed`` games when given."""
 
-    def __init__(self, first: int, largest: int = 4_000_000, smallest: int = 1):
+    def __init__(self, first: int, largest: int = 4_000_000, smallest: int = 1, fixed=None):
         self.size, self.largest, self.seconds = max(1, int(first)), largest, CHUNK_SECONDS
         self.smallest = max(1, int(smallest))
+        self.fixed = fixed
+        if fixed is not None:
+            self.size = int(fixed)
 
     def take(self, remaining: int) -> int:
         return max(1, min(self.size, remaining))
 
     def measured(self, games: int, seconds: float):
+        if self.fixed is not None:
+            return
         rate = games / max(seconds, 1e-6)
         self.size = int(max(self.smallest, min(rate * self.seconds, 8 * games, self.largest)))
 

@@ -1,0 +1,4 @@
+"""``python -m sim.cli``: the friday command."""
+from . import main
+
+main()

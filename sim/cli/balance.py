@@ -1,0 +1,164 @@
+"""``friday balance pirates`` and ``friday balance sweep``: balance questions on the run
+pipeline (sim.lab.run, sim.lab.balance), with --cluster, progress and Ctrl-C as everywhere."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+
+from sim.rules import RuleError, check_level, parse_levels, parse_options
+from .common import (CardsOpt, ChunkOpt, ClusterOpt, ForceOpt, LevelOpt, OptionOpt, ParamOpt,
+                     PolicyOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, cluster_or_none, command,
+                     games_option, load_cards, load_policy)
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Balance questions: pirates compared, card values swept.")
+
+
+@command(app, "pirates")
+def pirates(
+    policy: PolicyOpt = "expert", level: LevelOpt = "all",
+    games: Annotated[int, games_option("games per level")] = 100_000,
+    seed: SeedOpt = 1,
+    out: Annotated[Optional[Path], typer.Option(help="folder for pirates.md, CSV tables, "
+                                                     "figures")] = None,
+    force: ForceOpt = False, threads: ThreadsOpt = None,
+    what_if_games: Annotated[int, typer.Option(
+        min=0, help="also sweep the hardest pirate's value at the highest level on this many "
+                    "games per value (0: no)")] = 0,
+    what_if_values: Annotated[Optional[str], typer.Option(
+        help="values of the what-if sweep (default: 20 below the printed value to it, "
+             "step 2)")] = None,
+    option: OptionOpt = [], param: ParamOpt = [], cards: CardsOpt = None, set_: SetOpt = [],
+    quiet: QuietOpt = False, cluster: ClusterOpt = None, chunk: ChunkOpt = None,
+):
+    """Per pirate and level: reached, beaten when faced (first, second, overall), win rate
+    when drawn, ranked with significance; per pair: win rate.  Ctrl-C reports and writes the
+    games finished."""
+    from sim.lab import balance as B
+    from sim.lab.balance_report import STUDY_FILES
+    from sim.lab.files import check_folder
+    levels = parse_levels(level)
+    check_folder(out, STUDY_FILES, force)
+    options, table = parse_options(option), load_cards(cards, set_)
+    if what_if_values is not None:
+        B.parse_values(what_if_values)
+    pol = load_policy(policy, param)
+    with cluster_or_none(cluster) as dask:
+        study = B.pirate_study(levels, games, seed, pol, table, options, threads, quiet, dask,
+                               chunk)
+        what_if = None
+        if what_if_games and not study["interrupted"]:
+            what_if = B.what_if_hardest(study, max(levels), what_if_values, what_if_games,
+                                        seed, pol, table, options, threads, quiet, dask, chunk)
+    made_by = _pirates_command(policy, level, games, seed, option, param, cards, set_,
+                               what_if_games, what_if_values, out)
+    _show_study(study, what_if, pol, table, out, made_by)
+
+
+def _pirates_command(policy, level, games, seed, option, param, cards, set_, what_if_games,
+                     what_if_values, out) -> str:
+    """The command that makes the study again (recorded in pirates.md)."""
+    return " ".join(
+        [f"friday balance pirates --policy {policy} --level {level} --games {games} "
+         f"--seed {seed}"] + [f"--option {o}" for o in option]
+        + [f"--param {p}" for p in param] + ([f"--cards {cards}"] if cards else [])
+        + [f"--set {s}" for s in set_]
+        + ([f"--what-if-games {what_if_games}"] if what_if_games else [])
+        + ([f"--what-if-values {what_if_values}"] if what_if_values else [])
+        + [f"--out {out}"])
+
+
+def _show_study(study, what_if, pol, table, out, command_line):
+    """Print each level's table (and the what-if sweep), write --out; Ctrl-C: what finished."""
+    from sim.lab.balance_report import sweep_markdown, terminal_table, write_study
+    from sim.lab.progress import SimulationInterrupted
+    for lv, n in study["level_games"].items():
+        typer.echo(f"level {lv}: {n:,} games, policy {pol.name}, cards {table.describe()}")
+        typer.echo(terminal_table(study["pirates"][study["pirates"]["level"] == lv]))
+    if what_if is not None:
+        typer.echo("\n".join(sweep_markdown(what_if)))
+    if out is not None and study["level_games"]:
+        write_study(out, study, pol.name, command_line, table, what_if)
+        typer.echo(f"wrote pirates.md, pirates.csv, pirate_pairs.csv and figures to {out}/")
+    if study["interrupted"] or (what_if is not None and what_if["interrupted"]):
+        raise SimulationInterrupted(sum(study["level_games"].values()))
+
+
+def parse_target_rate(text: str | None) -> float | None:
+    if text is None:
+        return None
+    t = text.strip()
+    try:
+        v = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+    except ValueError:
+        raise RuleError(f"--target {text!r} must be a win rate like 0.2 or 20%") from None
+    if not 0 < v < 1:
+        raise RuleError(f"--target {text!r} must be a win rate strictly between 0 and 1")
+    return v
+
+
+@command(app, "sweep")
+def sweep(
+    set_: Annotated[List[str], typer.Option(
+        "--set", help="the CARD.FIELD to sweep (once), and any fixed CARD.FIELD=VALUE edits")],
+    values: Annotated[str, typer.Option(help="values: A:B, A:B:STEP or A,B,C")],
+    policy: PolicyOpt = "expert",
+    level: Annotated[int, typer.Option(help="1-4")] = 4,
+    games: Annotated[int, games_option("games per value (the same deals for every value)")]
+    = 100_000,
+    seed: SeedOpt = 1,
+    target: Annotated[Optional[str], typer.Option(
+        help="find the value giving this win rate (0.2 or 20%); default for a pirate: beaten "
+             "when faced as often as the median other pirate")] = None,
+    bootstrap: Annotated[int, typer.Option(min=0, help="bootstrap replicates for the interval "
+                                                       "of that value")] = 200,
+    out: Annotated[Optional[Path], typer.Option(help="write the figure to this .png file")]
+    = None,
+    csv: Annotated[Optional[Path], typer.Option("--csv", help="write the table to this .csv "
+                                                              "file")] = None,
+    force: ForceOpt = False, threads: ThreadsOpt = None, option: OptionOpt = [],
+    param: ParamOpt = [], cards: CardsOpt = None, quiet: QuietOpt = False,
+    cluster: ClusterOpt = None, chunk: ChunkOpt = None,
+):
+    """Win rate (and a pirate's beaten-when-faced rate) against one card field's value, on
+    the same deals for every value, and the value where the card is as hard as the median
+    pirate (or gives --target).  Ctrl-C reports and writes the games finished."""
+    from sim.cardtable import parse_target
+    from sim.lab import balance as B
+    from sim.lab.files import check_file
+    check_level(level)
+    swept, fixed = [s for s in set_ if "=" not in s], [s for s in set_ if "=" in s]
+    if len(swept) != 1:
+        raise RuleError("give exactly one --set CARD.FIELD without a value (the field to "
+                        f"sweep); got {len(swept)}: {', '.join(swept) or 'none'}")
+    check_file(out, (".png",), force)
+    check_file(csv, (".csv",), force, "--csv")
+    rate, options = parse_target_rate(target), parse_options(option)
+    table = load_cards(cards, fixed)
+    parse_target(swept[0])
+    vals, pol = B.parse_values(values), load_policy(policy, param)
+    with cluster_or_none(cluster) as dask:
+        res = B.sweep(swept[0], vals, level, games, seed, pol, table, options, threads, rate,
+                      bootstrap, quiet, dask, chunk)
+    _show_sweep(res, level, pol, table, csv, out)
+
+
+def _show_sweep(res, level, pol, table, csv, out):
+    from sim.lab.balance_report import sweep_figure, sweep_markdown, write_csv
+    from sim.lab.progress import SimulationInterrupted
+    if res["games"] == 0:
+        raise SimulationInterrupted(0)
+    typer.echo(f"sweep of {res['label']} {res['field']}, level {level}, policy {pol.name}, "
+               f"{res['games']:,} games per value (seed {res['seed']}, same deals), cards "
+               f"{table.describe()}")
+    typer.echo("\n".join(sweep_markdown(res)))
+    if csv is not None:
+        write_csv(res["table"], csv)
+        typer.echo(f"wrote {csv}")
+    if out is not None:
+        sweep_figure(res, out, pol.name)
+        typer.echo(f"wrote {out}")
+    if res["interrupted"]:
+        raise SimulationInterrupted(res["games"])

@@ -1,0 +1,110 @@
+"""``friday replay``, ``play`` and ``policies``: one game, traced, played by you, and the
+players there are."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal, Optional
+
+import typer
+
+from sim.rules import RuleError, check_level, parse_options
+from .common import (CardsOpt, OptionOpt, ParamOpt, PolicyOpt, SetOpt, command, index_option,
+                     load_cards, load_policy)
+
+app = typer.Typer()
+LevelNumber = Annotated[int, typer.Option(help="1-4")]
+GameOpt = Annotated[int, index_option("game index: game G of seed S is always the same deal")]
+
+
+@command(app)
+def replay(
+    level: LevelNumber, seed: Annotated[int, index_option("master seed")],
+    game: GameOpt = 0, policy: PolicyOpt = "expert",
+    deal: Annotated[Optional[Path], typer.Option(help="deal file (JSON) fixing the initial "
+                                                      "stacks")] = None,
+    actions: Annotated[Optional[Path], typer.Option(help="file of textual actions to play "
+                                                         "(scripted)")] = None,
+    option: OptionOpt = [], param: ParamOpt = [],
+    format: Annotated[Literal["text", "jsonl"], typer.Option("--format")] = "text",
+    engine: Annotated[Optional[Literal["fast", "reference"]], typer.Option(
+        help="reference or fast (default: reference; fast for a searching player)")] = None,
+    ids: Annotated[bool, typer.Option("--ids", help="text: tag every card with its id "
+                                                    "(#17)")] = False,
+    cards: CardsOpt = None, set_: SetOpt = [],
+):
+    """Play one game and print its trace (docs/TRACE.md) or a play-by-play.  A scripted game
+    that stops early (illegal action, list run out) prints the trace so far, then the error."""
+    from sim.deal import load_deal
+    from sim.trace import header
+    check_level(level)
+    options, table = parse_options(option), load_cards(cards, set_)
+    deal_dict = load_deal(str(deal)) if deal else None
+    if actions is not None:
+        from policies.scripted import ScriptedPolicy
+        pol = ScriptedPolicy.from_file(actions)
+    else:
+        pol = load_policy(policy, param)
+    engine = engine or ("reference" if "reference" in pol.engines else "fast")
+    pol.check_engine(engine)
+    head = header(engine, level, seed, game, pol.name, options, table)
+    if engine == "fast":
+        from sim.fast import play_fast
+        events = play_fast(level, seed, game, pol, options, deal_dict, cards=table)["trace"]
+        return show_trace([head] + events, format, ids)
+    from sim.reference import Game
+    played = Game(level, seed, game, pol, options, deal_dict, cards=table)
+    try:
+        played.play()
+    finally:                   # a game that stopped early: the trace so far, then the error
+        show_trace([head] + played.trace, format, ids)
+
+
+def show_trace(events, format: str, ids: bool):
+    """JSON lines, or the readable log: coloured on a terminal (rich), plain otherwise."""
+    import sys
+    from sim.render import render_rich, render_text
+    from sim.trace import to_jsonl
+    if format == "jsonl":
+        typer.echo(to_jsonl(events), nl=False)
+    elif sys.stdout.isatty():
+        from rich.console import Console
+        Console(highlight=False, soft_wrap=True).print(render_rich(events, ids), end="")
+    else:
+        typer.echo(render_text(events, ids), nl=False)
+
+
+@command(app)
+def play(
+    level: LevelNumber,
+    seed: Annotated[Optional[int], index_option("master seed (default: a random one, "
+                                                "printed)")] = None,
+    game: GameOpt = 0,
+    hint: Annotated[str, typer.Option(help="policy that answers '?' (name or "
+                                           "file.py:function)")] = "expert",
+    option: OptionOpt = [],
+    ids: Annotated[bool, typer.Option("--ids", help="tag every card with its id (#17)")]
+    = False,
+):
+    """Play a whole game yourself: answer each decision by number or name, ? for a hint, q to
+    leave (exit 0; Ctrl-C: 130).  Ends with the score and the built-in policies on the same deal."""
+    import secrets
+    from sim.play import play_in_terminal
+    check_level(level)
+    seed = secrets.randbelow(1 << 31) if seed is None else seed
+    options = parse_options(option)
+    if "reference" not in load_policy(hint).engines:       # a bad --hint fails first
+        raise RuleError(f"--hint {hint} needs the fast engine's state: choose another hint "
+                        "policy (play runs the reference engine)")
+    raise typer.Exit(play_in_terminal(level, seed, game, hint, options, ids))
+
+
+@command(app)
+def policies():
+    """List the policies, what they do, and their parameters."""
+    from policies import builtin_policies
+    for pol in builtin_policies(search=True).values():
+        typer.echo(f"{pol.name:14s} {pol.description}")
+        for name, value in zip(pol.param_names, pol.params):
+            typer.echo(f"{'':14s}   --param {name}={value:g}")
+        for name, value in getattr(pol, "text_params", {}).items():
+            typer.echo(f"{'':14s}   --param {name}={value}")

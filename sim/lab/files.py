@@ -1,0 +1,120 @@
+"""The one writer of result files: checked before the long work, written atomically.
+
+* ``check_file`` / ``check_folder``: an output is refused *before* any game is played when it
+  is a folder (or a file where a folder is wanted), exists without ``force``, has the wrong
+  suffix, or cannot be written (a probe file is created and removed there: a permission bit
+  says little to root or on a read-only file system).  Missing folders are created at write
+  time, for every command alike.
+* ``write_atomic``: the file is written under a temporary name in the same folder, then
+  renamed: an error or Ctrl-C never leaves a half-written or ``.partial`` file, and an
+  ``OSError`` becomes one RuleError line (``error: cannot write ...``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from sim.rules import RuleError
+
+
+def _writable_folder(folder: Path) -> Path:
+    """The nearest existing ancestor of ``folder`` (itself included), if a file can be created
+    there; a RuleError otherwise."""
+    here = folder.resolve()
+    while not here.exists():
+        here = here.parent
+    if not here.is_dir():
+        raise RuleError(f"cannot write into {folder}: {here} is a file, not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=here, prefix=".friday-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise RuleError(f"cannot write into {folder}: {exc.strerror or exc}") from None
+    return here
+
+
+def check_file(path: Path | None, suffixes, force: bool, option: str = "--out"):
+    """Refuse an output file that could not or should not be written (see module doc)."""
+    if path is None:
+        return
+    path = Path(path)
+    if path.is_dir():
+        raise RuleError(f"{path} is a folder: {option} takes a file name ending in "
+                        f"{' or '.join(suffixes)}")
+    if path.suffix.lower() not in suffixes:
+        raise RuleError(f"{option} must end in {' or '.join(suffixes)}, got {path.name!r}")
+    if path.exists() and not force:
+        raise RuleError(f"{path} exists: choose another file or pass --force to overwrite it")
+    _writable_folder(path.parent)
+
+
+def check_folder(out: Path | None, files, force: bool, option: str = "--out"):
+    """Refuse an output folder that is a file, holds any of ``files`` without ``force``, or
+    cannot be written."""
+    if out is None:
+        return
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RuleError(f"{option} {out} is a file: give a folder")
+    taken = [f for f in files if (out / f).exists()]
+    if taken and not force:
+        raise RuleError(f"{out} already has {', '.join(taken)}: choose another {option} folder "
+                        f"or pass --force to overwrite")
+    for f in files:
+        if (out / f).is_dir():
+            raise RuleError(f"{out / f} is a folder: it cannot be overwritten by a file")
+    _writable_folder(out)
+
+
+def write_atomic(path, write):
+    """``write(temporary_path)``, then rename it to ``path`` (its folders created); the
+    temporary file keeps the suffix (matplotlib reads the format from it)."""
+    path = Path(path)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.",
+                                    suffix=f".partial{path.suffix}")
+        os.close(fd)
+        tmp = Path(name)
+        write(tmp)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise RuleError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None and tmp.exists():
+            tmp.unlink()
+
+
+def write_text(path, text: str):
+    write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def write_parquet(df, path, meta: dict):
+    """A DataFrame to Parquet with ``meta`` (JSON) in the file's metadata, atomically."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           b"friday_lab": json.dumps(meta).encode()})
+    write_atomic(path, lambda tmp: pq.write_table(table, tmp))
+
+
+def read_meta(path) -> dict:
+    """What ``write_parquet`` recorded in a file's metadata."""
+    import pyarrow.parquet as pq
+    raw = pq.read_schema(path).metadata or {}
+    return json.loads(raw.get(b"friday_lab", b"{}"))
+
+
+def save_figure(fig, path, **kwargs):
+    """A matplotlib figure to ``path``, atomically; the figure is closed."""
+    import matplotlib.pyplot as plt
+    try:
+        write_atomic(path, lambda tmp: fig.savefig(tmp, **kwargs))
+    finally:
+        plt.close(fig)

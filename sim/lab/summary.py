@@ -1,0 +1,84 @@
+"""Summaries of many games, in one place: the result frame, win rates with their 95% Wilson
+interval (sim.lab.stats), scores and causes per level (and policy), from result rows or from
+the fast engine's summary aggregates, and the table ``friday simulate`` prints."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.rules import CAUSE_NAMES, RESULT_COLUMNS, STEP_NAMES
+from .stats import wilson_interval
+
+SCORE_LOW = -200        # below any reachable score (R10.3), for score histograms
+
+
+def to_frame(columns: dict) -> pd.DataFrame:
+    """Result arrays (rules.RESULT_COLUMNS) -> DataFrame with readable cause/step categories."""
+    df = pd.DataFrame({c: np.asarray(columns[c]) for c in RESULT_COLUMNS})
+    df["won"] = df["won"].astype(bool)
+    df["cause"] = pd.Categorical.from_codes(df["cause"], categories=list(CAUSE_NAMES))
+    df["step"] = pd.Categorical.from_codes(df["step"], categories=list(STEP_NAMES))
+    return df
+
+
+def _rate_columns(n: int, wins: int) -> dict:
+    lo, hi = wilson_interval(wins, n)
+    return {"games": n, "win_rate": wins / n, "ci95_low": lo, "ci95_high": hi}
+
+
+def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
+    """Win rate with its 95% Wilson interval, mean/median/sd of the score, the share that
+    reached the pirates and each cause of defeat, per group of result rows."""
+    rows = []
+    for key, g in df.groupby(list(by), observed=True):
+        key = key if isinstance(key, tuple) else (key,)
+        row = dict(zip(by, key))
+        row.update(_rate_columns(len(g), int(g["won"].sum())))
+        row.update({"mean_score": g["score"].mean(), "median_score": g["score"].median(),
+                    "score_sd": g["score"].std(),
+                    "reached_pirates": float((g["step"] == "pirates").mean())})
+        for cause in CAUSE_NAMES[1:]:
+            row[f"lost_{cause}"] = float((g["cause"] == cause).mean())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
+    cum = np.cumsum(hist)
+    return float(bins[int(np.searchsorted(cum, q * cum[-1]))])
+
+
+def hist_sd(bins: np.ndarray, hist: np.ndarray) -> float:
+    """Standard deviation of the scores from their histogram (bins of width 1)."""
+    n = hist.sum()
+    mean = (bins * hist).sum() / n
+    return float(np.sqrt(((bins - mean) ** 2 * hist).sum() / max(n - 1, 1)))
+
+
+def summary_row(s: dict) -> dict:
+    """The ``summarize`` row of one level from the fast engine's summary (sim.fast.api
+    ``summary_from``): the same columns, the median and sd from the score histogram."""
+    n = s["games"]
+    row = {"level": s["level"], **_rate_columns(n, s["wins"]),
+           "mean_score": s["sum_score"] / n,
+           "median_score": hist_quantile(s["score_bins"], s["score_hist"], 0.5),
+           "score_sd": hist_sd(s["score_bins"], s["score_hist"]),
+           "reached_pirates": s["step_reached"]["pirates"] / n}
+    for cause in CAUSE_NAMES[1:]:
+        row[f"lost_{cause}"] = s["causes"][cause] / n
+    return row
+
+
+def format_summary(table: pd.DataFrame) -> str:
+    """The per-level table ``friday simulate`` prints."""
+    show = pd.DataFrame({
+        "level": table["level"], "games": table["games"].map("{:,}".format),
+        "win rate": [f"{w:6.2%} [{lo:.2%}, {hi:.2%}]" for w, lo, hi in
+                     zip(table["win_rate"], table["ci95_low"], table["ci95_high"])],
+        "mean score": table["mean_score"].map("{:.2f}".format),
+        "median score": table["median_score"].map("{:.1f}".format),
+        "reached pirates": table["reached_pirates"].map("{:.1%}".format),
+        "lost: no life": table["lost_no_life"].map("{:.1%}".format),
+        "old age": table["lost_old_age"].map("{:.1%}".format),
+    })
+    return show.to_string(index=False)
