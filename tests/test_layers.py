@@ -176,6 +176,23 @@ def _known(table: dict, module: str):
     return module
 
 
+@pytest.mark.parametrize("module, statement, target", [
+    ("sim.fast.api", "from ..rules import Options", "sim.rules"),
+    ("sim.lab", "from . import stats", "sim.lab.stats"),          # in a package's __init__
+    ("sim.reference", "from . import cards as C", "sim.cards"),
+    ("sim.reference", "from .deal import check_deal", "sim.deal"),
+    ("sim.game", "from sim.fast import api", "sim.fast.api"),
+    ("sim.game", "from sim.fast import play_fast", "sim.fast"),
+    ("sim.game", "import sim.fast.layout as Y", "sim.fast.layout"),
+])
+def test_the_reader_resolves_imports(module, statement, target):
+    assert _targets(module, ast.parse(statement).body[0]) == [target]
+
+
+def test_the_reader_sees_imports_inside_functions():
+    assert "sim.deal" in {e.imported for e in edges_of("sim.reference")}     # in Game.set_up
+
+
 def test_every_module_has_exactly_one_layer():
     """A new module is placed on purpose: add it to LAYERS."""
     wrong = {m: patterns_of(m) for m in MODULES if len(patterns_of(m)) != 1}
