@@ -13,7 +13,6 @@ from policies import builtin_policies, load_policy
 from sim.cardtable import build, printed
 from sim.cli import app
 from sim.fast import play_fast
-from sim.reference import Game
 from sim.render import _Log, render_rich, render_text, score_items
 from sim.rules import Options
 from sim.trace import header, header_cards
