@@ -1,9 +1,10 @@
-"""The player's arithmetic for policies: what a fight counts, what cards are worth.
+"""The player's arithmetic for policies: what a fight needs, what cards are worth.
 
-Numba functions over the observation only (R1.4), shared by every policy: the fight total as
-R4.6 counts it (R5.3, R5.4, R6.2, R9.5), the effective hazard value (R5.7), the deck's mean
-value, how much a card is worth in the fight and in the deck, what a loss budget would
-destroy (R4.8), and an estimate of each pirate's difficulty (R9.5).
+Numba functions over the observation only (R1.4), shared by every policy: the effective hazard
+value (R5.7), the deck's mean value, how much a card is worth in the fight and in the deck,
+what a loss budget would destroy (R4.8), and an estimate of each pirate's difficulty (R9.5).
+The fight's total is the engines' count (O_FIGHT_TOTAL, policies.base.fight_total);
+``oracle_fight_total`` counts it a second time, for the tests only.
 
 Like every built-in policy function, they are compiled without Numba's reference counting
 (``_nrt=False``, see sim.fast.policy_function): they allocate nothing, and so they run the same
@@ -124,8 +125,11 @@ def _highest_positive(obs, skip1, skip2):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def fight_total(obs):
-    """The fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5)."""
+def oracle_fight_total(obs):
+    """A test oracle: the fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5),
+    counted again from the rest of the observation.  Policies read the engines' count
+    (O_FIGHT_TOTAL, policies.base.fight_total); tests/test_policies.py checks that the two
+    agree at every fight decision."""
     n = obs[O.O_N_FIGHT]
     n_down = 0
     zero1 = -1

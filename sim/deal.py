@@ -4,11 +4,13 @@
      "hazard_stack": [ids, top first], "pirates": [id, id]}
 
 Every key is optional; what a deal leaves out comes from the seed's normal set-up (R2), and
-every later shuffle still comes from the seed.  After the deal is applied the whole set-up is
-checked: the Robinson and aging stacks together hold exactly the level's start and aging cards
-(R2.1, R2.2), the aging stack has its difficult cards below the normal ones (R2.1), the Robinson
-stack has 18 cards (19 from level 2), the hazard stack all 30 hazards, and the pirates are two
-different pirates.
+every later shuffle still comes from the seed.  ``check_deal`` alone decides whether a deal is
+legal, from the deal and the level only, so that the set-up it gives is legal whatever the
+seed: the Robinson and aging stacks hold the level's start and aging cards (R2.1, R2.2; from
+level 2 the two come together, since the Robinson stack's aging card is the aging stack's top
+card), the aging stack has its difficult cards below the normal ones (R2.1), the Robinson stack
+has 18 cards (19 from level 2, the 19th a normal aging card, R2.2), the hazard stack all 30
+hazards (R2.3), and the pirates are two different pirates (R2.4).
 """
 from __future__ import annotations
 
@@ -54,51 +56,97 @@ def load_deal(source) -> dict:
     return deal
 
 
+def check_deal(level: int, source) -> dict:
+    """The deal ``source`` (as ``load_deal`` takes it) checked for ``level``: its stacks (top
+    first) and pirates, the keys it gives only.  RuleError with one line if it is not legal."""
+    deal = load_deal(source)
+    given = {key: list(deal[key]) for key in DEAL_KEYS if key in deal}
+    _check_robinson_and_aging(level, given.get("robinson_stack"), given.get("aging_stack"))
+    if "hazard_stack" in given:
+        _check_hazards(given["hazard_stack"])
+    if "pirates" in given:
+        _check_pirates(given["pirates"])
+    return given
+
+
 def apply_deal(game, deal: dict):
-    """Override the set-up zones of a reference Game (stacks given top first)."""
-    deal = load_deal(deal)
-    if "robinson_stack" in deal:
-        game.robinson_stack = list(reversed(deal["robinson_stack"]))
-    if "aging_stack" in deal:
-        game.aging_stack = list(reversed(deal["aging_stack"]))
-    if "hazard_stack" in deal:
-        game.hazard_stack = list(reversed(deal["hazard_stack"]))
-    if "pirates" in deal:
-        game.pirates = list(deal["pirates"])
-    check_setup(game.level, game.robinson_stack, game.aging_stack, game.hazard_stack, game.pirates)
+    """Override the set-up zones of a reference Game (its stacks bottom first)."""
+    for key, cards in check_deal(game.level, deal).items():
+        setattr(game, key, cards if key == "pirates" else cards[::-1])
 
 
-def check_setup(level, robinson, aging, hazards, pirates):
-    """Raise RuleError unless the zones are a legal set-up for the level (R2)."""
-    def dupes(cards):
-        return sorted(c for c, n in Counter(cards).items() if n > 1)
+def in_game_aging(level: int) -> list[int]:
+    """R2.1: the aging cards in play at a level (very stupid only at levels 3 and 4)."""
+    return [c for c in C.AGING_IDS if level >= 3 or c != C.VERY_STUPID]
 
-    both = list(robinson) + list(aging)
-    if dupes(both):
-        raise RuleError(f"deal: cards {dupes(both)} appear more than once in the Robinson and "
-                        f"aging stacks")
-    in_game_aging = [c for c in C.AGING_IDS if level >= 3 or c != C.VERY_STUPID]
-    expected = set(C.START_IDS) | set(in_game_aging)
-    if set(both) != expected:
-        missing, extra = sorted(expected - set(both)), sorted(set(both) - expected)
-        raise RuleError(f"deal: the Robinson and aging stacks must hold the 18 start cards and "
-                        f"the level-{level} aging cards; missing {missing}, not allowed {extra}")
+
+def _check_robinson_and_aging(level, robinson, aging):
+    """R2.1, R2.2 (``None``: not given)."""
+    if level >= 2 and (robinson is None) != (aging is None):
+        raise RuleError(f"deal: at level {level} give robinson_stack and aging_stack together "
+                        f"or neither: the Robinson stack's aging card is the top card of the "
+                        f"aging stack (R2.2)")
+    if robinson is not None and aging is not None:
+        _check_cards(robinson + aging, set(C.START_IDS) | set(in_game_aging(level)),
+                     "the Robinson and aging stacks",
+                     f"the 18 start cards and the level-{level} aging cards")
+    elif robinson is not None:
+        _check_cards(robinson, set(C.START_IDS), "the robinson_stack", "the 18 start cards")
+    elif aging is not None:
+        _check_cards(aging, set(in_game_aging(level)), "the aging_stack",
+                     f"the level-{level} aging cards")
+    if robinson is not None:
+        _check_robinson(level, robinson)
+    if aging is not None:
+        _check_aging_order(aging)
+
+
+def _check_cards(cards, expected: set, where: str, what: str):
+    """Each expected card exactly once."""
+    twice = sorted(c for c, n in Counter(cards).items() if n > 1)
+    if twice:
+        raise RuleError(f"deal: cards {twice} appear more than once in {where}")
+    if set(cards) != expected:
+        missing, extra = sorted(expected - set(cards)), sorted(set(cards) - expected)
+        raise RuleError(f"deal: {where} must hold {what}; missing {missing}, not allowed {extra}")
+
+
+def _check_robinson(level, robinson):
+    """R2.2: the 18 start cards, from level 2 with the aging stack's top card, a normal one."""
     want = 18 if level == 1 else 19
-    if len(robinson) != want or not set(C.START_IDS) <= set(robinson):
+    away = sorted(set(C.START_IDS) - set(robinson))
+    if len(robinson) != want or away:
         raise RuleError(f"deal: at level {level} the robinson_stack holds the 18 start cards"
-                        f"{'' if level == 1 else ' and one aging card'} ({want} cards), "
-                        f"got {len(robinson)}")
-    top_first = list(reversed(aging))
-    normal_at = [i for i, c in enumerate(top_first) if c in C.AGING_NORMAL_IDS]
-    above = [c for c in top_first[:max(normal_at, default=-1)] if c in C.AGING_DIFFICULT_IDS]
+                        f"{'' if level == 1 else ' and one aging card'} ({want} cards), got "
+                        f"{len(robinson)}" + (f" without start cards {away}" if away else ""))
+    difficult = [c for c in robinson if c in C.AGING_DIFFICULT_IDS]
+    if difficult:
+        raise RuleError(f"deal: the robinson_stack's aging card {difficult[0]} "
+                        f"({C.NAME[difficult[0]]}) is a difficult one, but R2.2 takes the top "
+                        f"card of the aging stack, always a normal one (R2.1)")
+
+
+def _check_aging_order(aging):
+    """R2.1: the difficult aging cards lie below every normal one (``aging`` top first)."""
+    normal_at = [i for i, c in enumerate(aging) if c in C.AGING_NORMAL_IDS]
+    above = [c for c in aging[:max(normal_at, default=-1)] if c in C.AGING_DIFFICULT_IDS]
     if above:
         raise RuleError(f"deal: the aging_stack breaks R2.1: the difficult aging cards "
                         f"{list(C.AGING_DIFFICULT_IDS)} go below every normal one, but {above} "
                         f"are above normal cards")
+
+
+def _check_hazards(hazards):
+    """R2.3: each of the 30 hazards once."""
     if sorted(hazards) != list(C.HAZARD_IDS):
+        twice = sorted(c for c, n in Counter(hazards).items() if n > 1)
         raise RuleError(f"deal: the hazard_stack must hold each of the 30 hazard cards "
                         f"({C.HAZARD_IDS[0]}..{C.HAZARD_IDS[-1]}) once; duplicates "
-                        f"{dupes(hazards)}, missing {sorted(set(C.HAZARD_IDS) - set(hazards))}")
+                        f"{twice}, missing {sorted(set(C.HAZARD_IDS) - set(hazards))}")
+
+
+def _check_pirates(pirates):
+    """R2.4: two different pirates."""
     if len(pirates) != 2 or len(set(pirates)) != 2 or not set(pirates) <= set(C.PIRATE_IDS):
         raise RuleError(f"deal: pirates must be two different pirate ids "
                         f"({C.PIRATE_IDS[0]}..{C.PIRATE_IDS[-1]}), got {pirates}")

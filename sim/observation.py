@@ -84,8 +84,8 @@ OBS_SIZE = CT + len(CT_ROWS) * N_CARDS
 # of Robinson's cards in robinson_stack + robinson_discard, and how many cards of each value
 # 1..4 the robinson_stack holds.
 #   fight_total   (after the fight list) the fight's total now (R4.6 with R5.3, R5.4, R6.2 and
-#                 R9.5, as policies.arith.fight_total counts it from the rest), 0 outside a
-#                 fight: both engines fill it at every decision
+#                 R9.5), 0 outside a fight: each engine fills it at every decision from its
+#                 own count of the fight (the one owner of that rule), so policies read it
 
 
 def card_block(t):
@@ -98,10 +98,9 @@ def card_block(t):
 
 
 def fill_derived(obs, values) -> None:
-    """Fill the derived block (O_N_FIGHT .. O_FIGHT_TOTAL) of a numpy observation from its
-    zones; ``values`` are the cards' printed fight values (sim.cards.FIGHT_VALUE).  The fight
-    total is counted as a player counts it (policies.arith.fight_total), from the card-table
-    block: fill that first."""
+    """Fill the derived block (O_N_FIGHT .. the fight list) of a numpy observation from its
+    zones; ``values`` are the cards' fight values (the game's card table).  O_FIGHT_TOTAL is
+    not derived here: the engine that counts the fight (R4.6) writes it."""
     import numpy as np
     zone = obs[ZONE:ZONE + N_FIGHTING]
     values = np.asarray(values)[:N_FIGHTING]
@@ -115,8 +114,6 @@ def fill_derived(obs, values) -> None:
     obs[O_STACK_VALUE:O_STACK_VALUE + MAX_VALUE] = counts[1:]
     obs[FIGHT_LIST:FIGHT_LIST + N_FIGHTING] = -1
     obs[FIGHT_LIST:FIGHT_LIST + len(fight)] = fight
-    from policies.arith import fight_total
-    obs[O_FIGHT_TOTAL] = fight_total(obs)
 
 
 def describe(obs) -> dict:

@@ -5,12 +5,18 @@ lines as spans ``(text, style)`` (styles are rich style strings, ignored in plai
 ``render_text`` the plain text and ``render_rich`` a rich ``Text`` for a terminal.  Cards go by
 their names from the header's card table (``#id`` only with ``ids=True``); the order of a
 face-down stack is never printed (R1.4), only counts and what the player itself saw.  A small
-bookkeeper follows the game from the events: life, step, the Robinson stack's count, the fight's
-running total as R4.6 counts it, and Robinson's cards for the R10.3 score breakdown.
+bookkeeper follows the game from the events: life, step, the Robinson stack's count, the cards
+of the fight, and Robinson's cards for the R10.3 score breakdown.  The fight's running total
+(R4.6) and the value it is compared with (R5.7) are the reference engine's own count
+(sim.reference_fight.FightRules) of the fight the trace shows: the trace writes them only at
+``fight_end``, and the log does not count them a second way.
 """
 from __future__ import annotations
 
 from .names import ABILITY_WORDS, CardNames, count, signed
+from .reference_fight import Fight, FightRules
+from .rules import parse_options
+from .trace import header_cards
 
 STEPS = ("green", "yellow", "red", "pirates")
 STEP_STYLE = {"green": "bold green", "yellow": "bold yellow", "red": "bold red",
@@ -20,20 +26,10 @@ LIFE_REASON = {"paid_draw": "paid card", "lost_fight": "lost fight", "aging": "a
 TOTAL_COLUMN = 52
 
 
-class Fight:
-    """The current fight as the trace shows it (R4)."""
-
-    def __init__(self, opponent: int, pirate: bool, value: int, free: int):
-        self.opponent, self.pirate, self.value, self.free = opponent, pirate, value, free
-        self.cards: list[int] = []
-        self.face_down: set[int] = set()
-        self.doubled: set[int] = set()
-        self.step_minus = 0
-        self.ended = None            # the fight_end event, once written
-
-
-class _Log:
-    """Follows the events and writes the lines (see the module docstring)."""
+class _Log(FightRules):
+    """Follows the events and writes the lines (see the module docstring).  ``FightRules``
+    gives ``fight_total`` and ``effective_value`` over ``fight`` (a reference Fight, filled
+    from the events), ``cards``, ``options`` and ``step``, as in the reference engine."""
 
     def __init__(self, events, ids: bool):
         self.events = list(events)
@@ -42,7 +38,8 @@ class _Log:
             from .cards import header_table
             head = {"cards": header_table(), "options": {}}
         self.names = CardNames(head["cards"], ids)
-        self.options = head.get("options", {})
+        self.cards = header_cards(head)
+        self.options = parse_options(**head.get("options", {}))
         self.lines: list[list[tuple[str, str]]] = []
         self.life = self.max_life = self.turn = self.stack_n = self.hazards_left = 0
         self.step = 0
@@ -50,6 +47,7 @@ class _Log:
         self.won_hazards = 0
         self.pirates_beaten: list[int] = []
         self.fight: Fight | None = None
+        self.ended = None                  # the current fight's fight_end event, once written
         self.pending_sort = None           # (cards still to take, cards put back) across a reshuffle
         self.n_hazards = sum(1 for row in self.names.table.values() if row["kind"] == "hazard")
         self.disagreements: list[str] = []  # bookkeeping vs the trace (tests keep it empty)
@@ -63,46 +61,9 @@ class _Log:
     def with_total(self, text: str, style: str = ""):
         self.line((text.ljust(TOTAL_COLUMN) + " ", style), (f"total {self.total()}", "cyan"))
 
-    # --- the fight's arithmetic (R4.6, R5.3, R5.4, R5.7, R6.2, R9.5) --------------------
-    def zeroed(self) -> list[tuple[int, int | None]]:
-        f, n = self.fight, self.names
-        up = sorted(c for c in f.cards if c not in f.face_down)
-        out, zeroed = [], set()
-        for card in up:
-            if n.ability(card) != "aging_highest_zero":
-                continue
-            candidates = [c for c in up if n.value(c) > 0 and c not in zeroed]
-            target = min(candidates, key=lambda c: (-n.value(c), c in f.doubled, c)) if candidates else None
-            if target is not None:
-                zeroed.add(target)
-            out.append((card, target))
-        return out
-
     def total(self) -> int:
-        f, n = self.fight, self.names
-        zeroed = {t for _, t in self.zeroed()}
-        value = {}
-        for c in f.cards:
-            v = 0 if (c in f.face_down or c in zeroed) else n.value(c)
-            value[c] = 2 * v if c in f.doubled else v
-        ability = n.table[f.opponent]["pirate"]["ability"] if f.pirate else "none"
-        if ability == "half_cards_count":
-            places = (len(f.cards) + 1) // 2
-            aging = [c for c in f.cards if n.is_aging(c) and c not in f.face_down]
-            others = sorted((value[c] for c in f.cards if c not in aging), reverse=True)
-            return sum(value[c] for c in aging) + sum(others[:max(0, places - len(aging))])
-        total = sum(value.values())
-        if ability == "plus1_per_card":
-            counts_down = self.options.get("plus1_counts_destroyed", True)
-            total += len(f.cards) - (0 if counts_down else len(f.face_down))
-        return total
-
-    def effective_value(self) -> int:
-        f = self.fight
-        if f.pirate:
-            return f.value
-        lowered = f.step_minus if self.options.get("step_minus1_stacks", True) else min(f.step_minus, 1)
-        return self.names.hazard_value(f.opponent, max(0, self.step - lowered))
+        """The fight's total now (R4.6), as the reference engine counts it."""
+        return self.fight_total()[0]
 
     # --- the events --------------------------------------------------------------------
     def run(self):
@@ -110,7 +71,7 @@ class _Log:
         while i < len(self.events):
             ev = self.events[i]
             nxt = self.events[i + 1] if i + 1 < len(self.events) else None
-            if self.fight is not None and self.fight.ended is not None and ev["e"] not in ("life", "ability", "game_end"):
+            if self.fight is not None and self.ended is not None and ev["e"] not in ("life", "ability", "game_end"):
                 self.settle(True)
             self.prev = self.events[i - 1] if i else None
             used_next = getattr(self, "on_" + ev["e"])(ev, nxt)
@@ -183,6 +144,7 @@ class _Log:
 
     def on_fight_start(self, ev, nxt, quiet=False):
         self.fight = Fight(ev["opponent"], ev["kind"] == "pirate", ev["value"], ev["free_cards"])
+        self.ended = None
         if not quiet:
             self.line(f"  Fight against {self.names.opponent(ev['opponent'])}: value {ev['value']}, "
                       f"{count(ev['free_cards'], 'free card')}.")
@@ -192,7 +154,7 @@ class _Log:
         n, f = self.names, self.fight
         card = ev["card"]
         self.stack_n -= 1
-        f.cards.append(card)
+        (f.left if ev["side"] == "left" else f.right).append(card)
         text = {"free": "free card", "paid": "paid card", "ability": "drawn by the ability",
                 "exchange": "in its place", "replace": "replacement, free"}[ev["reason"]]
         text = f"    {text}: {n.card(card)}"
@@ -257,7 +219,7 @@ class _Log:
             self.with_total(who + f"doubles {n.short(target)}")
         elif ability == "step_minus1":
             f.step_minus += 1
-            effect = ("no effect against a pirate" if f.pirate else "no effect in the green step"
+            effect = ("no effect against a pirate" if f.is_pirate else "no effect in the green step"
                       if self.step == 0 else f"the hazard counts one step lower: value "
                       f"{self.effective_value()} at the comparison")
             self.line(who + effect)
@@ -281,8 +243,9 @@ class _Log:
         return merged
 
     def leave_fight(self, card):
-        self.fight.cards.remove(card)
-        self.fight.doubled.discard(card)
+        f = self.fight
+        (f.left if card in f.left else f.right).remove(card)
+        f.doubled.discard(card)
 
     def sort3(self, who, detail):
         n = self.names
@@ -316,11 +279,11 @@ class _Log:
         if self.total() != ev["total"] or self.effective_value() != ev["value"]:
             self.disagreements.append(f"turn {self.turn}: counted {self.total()} vs "
                                       f"{self.effective_value()}, trace {ev['total']} vs {ev['value']}")
-        f.ended = ev
+        self.ended = ev
         lowered = "" if ev["value"] == f.value else f" (lowered from {f.value})"
         merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] == "lost_fight"
         if ev["won"]:
-            beaten = " The pirate is beaten." if f.pirate else ""
+            beaten = " The pirate is beaten." if f.is_pirate else ""
             self.line(("  Won", "bold green"), f": {ev['total']} against {ev['value']}{lowered}.{beaten}")
         else:
             text = f": {ev['total']} against {ev['value']}{lowered}; pays {ev['life_paid']} life"
@@ -338,16 +301,16 @@ class _Log:
         """The fight's cards go back (R4.7, R4.8); a beaten opponent counts only when the fight
         ended without losing the game (R4.10)."""
         f = self.fight
-        if f.ended is None:
+        if self.ended is None:
             for c in f.face_down:
                 self.owned.discard(c)
-        elif f.ended["won"] and completed:
-            if f.pirate:
+        elif self.ended["won"] and completed:
+            if f.is_pirate:
                 self.pirates_beaten.append(f.opponent)
             else:
                 self.owned.add(f.opponent)
                 self.won_hazards += 1
-        self.fight = None
+        self.fight = self.ended = None
 
     def on_game_end(self, ev, nxt):
         n = self.names

@@ -10,22 +10,22 @@ import pytest
 from typer.testing import CliRunner
 
 from policies import builtin_policies, load_policy
+from sim.cardtable import build, printed
 from sim.cli import app
 from sim.fast import play_fast
-from sim.reference import Game
 from sim.render import _Log, render_rich, render_text, score_items
 from sim.rules import Options
-from sim.trace import header
+from sim.trace import header, header_cards
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden" / "replay_level2_seed7_game3.txt"
 GOLDEN_ARGS = ["replay", "--level", "2", "--seed", "7", "--game", "3", "--policy", "expert"]
 
 
-def traced(level, seed, game, policy, options=None, deal=None):
+def traced(level, seed, game, policy, options=None, deal=None, cards=None):
     options = options or Options()
-    trace = play_fast(level, seed, game, policy, options, deal)["trace"]
-    return [header("fast", level, seed, game, policy.name, options)] + trace
+    trace = play_fast(level, seed, game, policy, options, deal, cards=cards)["trace"]
+    return [header("fast", level, seed, game, policy.name, options, cards)] + trace
 
 
 def test_golden_game_text_is_stable_and_the_same_from_both_engines():
@@ -74,8 +74,9 @@ def _bookkeeping_agrees(events):
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_running_totals_stack_counts_and_score_items_agree_with_the_trace(level):
-    """The log's own arithmetic (R4.6 totals, R5.7 values, R7 stack counts, R10.3 items)
-    matches every fight_end, reshuffle and score of the trace, for every built-in policy."""
+    """The log's bookkeeping (the fight it rebuilds from the events, counted by the reference
+    engine's rules: R4.6 totals, R5.7 values; R7 stack counts, R10.3 items) matches every
+    fight_end, reshuffle and score of the trace, for every built-in policy."""
     other = Options(old_age="continue", step_minus1_stacks=False, plus1_counts_destroyed=False)
     for policy in builtin_policies().values():
         for game in range(25):
@@ -103,6 +104,27 @@ def test_bookkeeping_on_rare_paths():
             if ev["e"] == "hazard_choice" and ev["fight"] is None:
                 seen.add("skip")
     assert {"won", "no_life", "old_age", "skip", "sort3+reshuffle"} <= seen, seen
+
+
+EDITS = ["16.fight_value=5", "23.fight_value=3", "65.pirate_ability=plus1_per_card",
+         "39.hazard_yellow=8"]
+
+
+def test_a_trace_header_gives_back_its_card_table():
+    """TRACE.md: a trace is self-describing; the header's table reads back as the same table."""
+    for table in (printed(), build(sets=EDITS)):
+        head = header("fast", 1, 1, 0, "expert", Options(), table)
+        assert header_cards(head).text == table.text
+
+
+def test_running_totals_follow_the_traces_card_table():
+    """The totals are counted with the header's card table (an edited genius counts 5)."""
+    table = build(sets=EDITS)
+    expert = load_policy("expert")
+    for level in (1, 4):
+        for game in range(10):
+            _bookkeeping_agrees(traced(level, 3, game, expert, cards=table))
+    assert "genius (+5)" in render_text(traced(2, 7, 3, expert, cards=table))
 
 
 def test_plain_and_rich_say_the_same_words():

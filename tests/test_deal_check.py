@@ -1,0 +1,150 @@
+"""Deal files are checked by sim.deal.check_deal alone, against the set-up rules R2.1-R2.4,
+from the deal and the level only: a deal it accepts gives a legal set-up whatever the seed."""
+from itertools import combinations
+
+import pytest
+
+import sim.cards as C
+from helpers import MORONIC, VERY_HUNGRY, VERY_STUPID, check_conservation, make_deal, new_game
+from sim.deal import DEAL_KEYS, check_deal
+from sim.rules import RuleError
+
+A_DISTRACTED = 18     # a normal aging card
+# issue 27: the Robinson stack's aging card is very hungry (difficult), the rest lie in order
+DIFFICULT_SETUP_CARD = {"robinson_stack": list(range(18)) + [VERY_HUNGRY],
+                        "aging_stack": [18, 19, 20, 22, 23, 24, 25, 26, 27]}
+
+
+def refused(level, deal, match):
+    with pytest.raises(RuleError, match=match) as info:
+        check_deal(level, deal)
+    assert "\n" not in str(info.value)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("level", [2, 3, 4])
+def test_r2_2_the_setup_card_is_never_a_difficult_aging_card(level):
+    """R2.1 stacks the normal aging cards on the difficult ones and R2.2 takes the top one, so
+    the Robinson stack's aging card is always normal (issue 27)."""
+    deal = {**DIFFICULT_SETUP_CARD, "aging_stack": DIFFICULT_SETUP_CARD["aging_stack"][:3]
+            + ([VERY_STUPID] if level >= 3 else []) + DIFFICULT_SETUP_CARD["aging_stack"][3:]}
+    refused(level, deal, r"aging card 28 \(very hungry\) is a difficult one.*R2\.2")
+
+
+def test_r2_2_a_difficult_setup_card_is_refused_by_both_engines():
+    """The deal of issue 27, played at level 2: no engine plays it."""
+    from policies import load_policy
+    from sim.fast import play_fast
+    with pytest.raises(RuleError, match="R2.2"):
+        new_game([], 2, DIFFICULT_SETUP_CARD).set_up()
+    with pytest.raises(RuleError, match="R2.2"):
+        play_fast(2, 1, 0, load_policy("expert"), deal=DIFFICULT_SETUP_CARD)
+
+
+@pytest.mark.parametrize("level, card", [(2, A_DISTRACTED), (3, VERY_STUPID), (4, 25)])
+def test_r2_2_any_normal_aging_card_may_be_the_setup_card(level, card):
+    """R2.2 (very stupid only from level 3, R2.1)."""
+    deal = make_deal(level, setup_aging=card)
+    assert check_deal(level, deal)["robinson_stack"][-1] == card
+
+
+def test_r2_1_very_stupid_is_not_in_play_at_levels_1_and_2():
+    refused(2, make_deal(2, setup_aging=VERY_STUPID), r"not allowed \[21\]")
+    refused(1, {"aging_stack": make_deal(1)["aging_stack"] + [VERY_STUPID]}, r"not allowed \[21\]")
+
+
+@pytest.mark.parametrize("level", [2, 3, 4])
+@pytest.mark.parametrize("key", ["robinson_stack", "aging_stack"])
+def test_r2_2_robinson_and_aging_stacks_come_together_from_level_2(level, key):
+    """From level 2 the Robinson stack's aging card comes off the aging stack (R2.2): one stack
+    alone would be legal on some seeds and not others, so it is refused on all."""
+    refused(level, {key: make_deal(level)[key]}, "give robinson_stack and aging_stack together")
+
+
+@pytest.mark.parametrize("key", ["robinson_stack", "aging_stack"])
+def test_r2_1_r2_2_at_level_1_either_stack_alone(key):
+    """At level 1 the two stacks share no card (R2.2 adds no aging card)."""
+    deal = {key: make_deal(1)[key]}
+    assert check_deal(1, deal) == deal
+
+
+def test_a_card_written_once_is_not_reported_twice():
+    """Issue 27: aging card 18 in a level-2 Robinson stack given alone was reported as
+    'cards [18] appear more than once'."""
+    message = refused(2, {"robinson_stack": list(range(19))}, "together")
+    assert "more than once" not in message
+
+
+def test_r2_2_robinson_stack_size_and_contents():
+    refused(1, {"robinson_stack": list(range(17))}, r"missing \[17\]")
+    refused(1, {"robinson_stack": list(range(17)) + [0]}, r"cards \[0\] appear more than once")
+    deal = make_deal(2)
+    robinson, aging = deal["robinson_stack"], deal["aging_stack"]
+    refused(2, {"robinson_stack": robinson[:-1], "aging_stack": aging + robinson[-1:]},
+            r"19 cards\), got 18")
+    refused(2, {"robinson_stack": robinson[1:] + aging[:1], "aging_stack": aging[1:] + robinson[:1]},
+            r"19 cards\), got 19 without start cards \[0\]")
+
+
+def test_r2_1_difficult_aging_cards_lie_below_the_normal_ones():
+    aging = make_deal(1)["aging_stack"]
+    refused(1, {"aging_stack": [MORONIC] + [c for c in aging if c != MORONIC]},
+            r"breaks R2\.1.*\[26\] are above normal cards")
+    assert check_deal(1, {"aging_stack": aging[:-3][::-1] + aging[-3:][::-1]})
+
+
+def test_r2_3_every_hazard_once():
+    hazards = list(C.HAZARD_IDS)
+    refused(1, {"hazard_stack": hazards[:-1]}, r"30 hazard.*missing \[58\]")
+    refused(1, {"hazard_stack": hazards[:-1] + [29]}, r"duplicates \[29\]")
+
+
+@pytest.mark.parametrize("pirates", [[59, 59], [59, 29], [59], [59, 60, 61]])
+def test_r2_4_two_different_pirates(pirates):
+    refused(1, {"pirates": pirates}, "two different pirate ids")
+
+
+def test_ids_and_shape_are_checked_first():
+    refused(1, {"pirates": [59, 99]}, "unknown card ids")
+    refused(1, {"robinson_stack": "0,1"}, "list of card ids")
+    refused(1, {"shuffle": []}, "unknown deal keys")
+    refused(1, "{not json", "not valid JSON")
+
+
+def test_the_deal_comes_back_top_first_with_the_keys_it_gives():
+    deal = {"comment": "a table game", "hazard_stack": list(C.HAZARD_IDS)[::-1],
+            "pirates": [66, 59]}
+    assert check_deal(1, deal) == {"hazard_stack": deal["hazard_stack"], "pirates": [66, 59]}
+
+
+def _setup_as_deal(level, seed):
+    """The set-up the reference engine deals for a seed (R2), as a deal."""
+    g = new_game([], level, seed=seed)
+    g.set_up()
+    return {k: v for k, v in g.trace[0].items() if k in DEAL_KEYS}
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_r2_every_seeded_setup_is_a_legal_deal(level):
+    for seed in range(30):
+        deal = _setup_as_deal(level, seed)
+        assert check_deal(level, deal) == deal
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_r2_an_accepted_partial_deal_is_legal_on_every_seed(level):
+    """Any keys of one seed's set-up, dealt over another seed's: accepted or refused by the
+    deal alone, and when accepted the whole set-up is legal (every card once, R1.2; the zones,
+    read back as a deal, pass)."""
+    for seed in range(6):
+        full = _setup_as_deal(level, 100 + seed)
+        for n in range(1, len(DEAL_KEYS) + 1):
+            for keys in combinations(DEAL_KEYS, n):
+                deal = {k: full[k] for k in keys}
+                if level >= 2 and ("robinson_stack" in keys) != ("aging_stack" in keys):
+                    refused(level, deal, "together")
+                    continue
+                g = new_game([], level, deal, seed=seed)
+                g.set_up()
+                check_conservation(g)
+                check_deal(level, {k: v for k, v in g.trace[0].items() if k in DEAL_KEYS})
