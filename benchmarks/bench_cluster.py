@@ -42,8 +42,19 @@ def main():
     from policies import load_policy
     from sim.fast.api import summary_chunk
     from sim.lab import cluster as K
+    from sim.lab.run import Chunk, Setup
     pol = load_policy(a.policy)
-    wire = K.policy_wire(pol)
+    setup = Setup(pol)
+
+    def split(games, size):
+        return [Chunk(setup, a.level, 1, first, min(size, games - first), summary=True)
+                for first in range(0, games, size)]
+
+    def aggregate(c, chunks):
+        from sim.fast.runner import G_FIRST_ERROR
+        total = sum(agg for _, agg in c.run_chunks(chunks))
+        total[G_FIRST_ERROR] = -1                  # as one summary_chunk call gives it
+        return total
     summary_chunk(a.level, 1, 0, 100, pol)                     # compile / load before timing
     rows, ref = [], None
     for threads in (1, 2):
@@ -55,15 +66,15 @@ def main():
         t = time.perf_counter()
         with K.Cluster(f"local:{n}") as c:
             started = time.perf_counter() - t
-            parts = K.split(a.level, 1, a.games, wire, None, a.chunk, summary=True)
-            c.warm_up(wire, a.level)                             # workers load the engine
-            s, agg = best(lambda: K.aggregate(c, parts), a.repeat)
+            parts = split(a.games, a.chunk)
+            c.warm_up(setup)                                     # workers load the engine
+            s, agg = best(lambda: aggregate(c, parts), a.repeat)
             assert np.array_equal(agg, ref), "cluster result differs"
             rate = a.games / s
             note = f"start-up {started:.1f} s"
             if n == 2:
-                tiny = K.split(a.level, 1, a.tiny * a.tiny_chunks, wire, None, a.tiny, True)
-                ts, _ = best(lambda: K.aggregate(c, tiny), a.repeat)
+                tiny = split(a.tiny * a.tiny_chunks, a.tiny)
+                ts, _ = best(lambda: aggregate(c, tiny), a.repeat)
                 per_chunk = ts / a.tiny_chunks - a.tiny / rate
                 note += f"; overhead per chunk {per_chunk * 1e3:.1f} ms"
                 overhead_ms = per_chunk * 1e3

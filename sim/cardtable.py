@@ -3,7 +3,7 @@ validate, hash and describe it for the metadata of results and traces.
 
 A ``CardTable`` carries the same arrays as ``sim.cards`` (``FIGHT_VALUE``, ``ABILITY``,
 ``HAZARD_VALUE``, ``PIRATE_VALUE``...), so the reference engine reads ``game.cards.X`` where it
-read ``sim.cards.X``; the fast engine gets it as one array (``fast_array``) and the policies
+read ``sim.cards.X``; the fast engine gets it as one array (sim.fast.api ``_table``) and the policies
 read it from the observation's card-table block (``sim.observation.CT_*``).  The default table
 is the printed game's (``printed()``).
 
@@ -58,7 +58,7 @@ class CardTable:
     def __init__(self, rows: list[dict], source: str | None = None):
         self.rows = [_canonical(r) for r in rows]
         self.source = source
-        self._block = self._T = None
+        self._block = None
         for key, value in C.parse_rows(self.rows).items():
             setattr(self, key, value)
         self.text = _to_csv(self.rows)
@@ -99,13 +99,6 @@ class CardTable:
         Path(path).write_text(self.text, encoding="utf-8")
 
     # --- for the engines ---------------------------------------------------------------
-    def fast_array(self) -> np.ndarray:
-        """The fast engine's ``T[row, card]`` (sim.fast.layout rows)."""
-        if self._T is None:
-            from .fast.layout import card_table
-            self._T = card_table(self)
-        return self._T
-
     def obs_block(self) -> np.ndarray:
         """The observation's card-table block (sim.observation.CT .. OBS_SIZE)."""
         if self._block is None:

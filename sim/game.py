@@ -88,7 +88,7 @@ class Game:
                   np.zeros(Y.SCR_SIZE, np.int64), T, np.zeros(1, np.uint64),
                   np.zeros(1, np.uint64), np.zeros(1, np.float64),
                   np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
-        D = api._deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
+        D = api._deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
         runner.entry("new")(*arrays, D, level, seed, game, api._opts(options))
         return cls(arrays, level, seed, game, options)
 

@@ -6,7 +6,7 @@ import pytest
 import sim.cards as C
 import sim.observation as O
 from policies import builtin_policies, load_policy
-from policies.arith import effective_value, fight_total
+from policies.arith import effective_value, oracle_fight_total
 from sim.actions import (A_DESTROY, A_DONE, A_DRAW, A_END, A_FIGHT, A_PAY, A_TARGET, A_USE,
                          action_name)
 from sim.reference import Game, IllegalAction
@@ -43,6 +43,7 @@ def obs_with(phase, step=0, life=10, opponent=EXPLORING_WEAPON, fight=(), double
 def decide(name, obs, legal, params=None):
     p = load_policy(name, params)
     O.fill_derived(obs, C.FIGHT_VALUE)          # the zones may have been changed by hand
+    obs[O.O_FIGHT_TOTAL] = oracle_fight_total(obs)   # what the engines write (R4.6)
     legal = np.array(sorted(legal), dtype=np.int64)
     return action_name(p.decide(obs, legal, len(legal), p.params, np.zeros(1, np.uint64)))
 
@@ -96,10 +97,10 @@ def test_fight_total_counts_doubles_face_down_and_highest_zero():
     scared = C.NAME.index("scared")
     obs = obs_with(O.PH_FIGHT, step=1, fight=(GENIUS, FOCUSED, DISTRACTED), doubled=(FOCUSED,),
                    down=(DISTRACTED,))
-    assert fight_total(obs) == 2 + 2 + 0
+    assert oracle_fight_total(obs) == 2 + 2 + 0
     obs[O.ZONE + scared] = O.Z_FIGHT_RIGHT
     O.fill_derived(obs, C.FIGHT_VALUE)
-    assert fight_total(obs) == 0 + 2 + 0
+    assert oracle_fight_total(obs) == 0 + 2 + 0
     assert effective_value(obs) == C.HAZARD_VALUE[EXPLORING_WEAPON, 1]
     obs[O.O_STEP_MINUS] = 1
     assert effective_value(obs) == C.HAZARD_VALUE[EXPLORING_WEAPON, 0]
@@ -112,7 +113,7 @@ class _CheckingGame(Game):
     def decide(self, phase, legal):
         if self.fight is not None and phase == O.PH_FIGHT:
             obs = self.observation(phase)
-            assert fight_total(obs) == self.fight_total()[0]
+            assert oracle_fight_total(obs) == self.fight_total()[0]
             assert effective_value(obs) == self.effective_value()
             _CheckingGame.checked += 1
         return super().decide(phase, legal)
@@ -135,7 +136,7 @@ def test_half_count_pirate_total_by_r9_5(doubled, down, expected):
                    fight=(GENIUS, 13, WEAK, DISTRACTED, STUPID), doubled=doubled, down=down)
     obs[O.O_OPPONENT_IS_PIRATE] = 1
     obs[O.O_FIGHT_VALUE] = 22
-    assert fight_total(obs) == expected
+    assert oracle_fight_total(obs) == expected
 
 
 def _allocating(obs, legal, n_legal, params, rng):

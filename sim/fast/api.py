@@ -27,13 +27,19 @@ from .game import alloc_state, reset
 _T = card_table()
 
 
+_TABLES: dict = {}
+
+
 def _table(cards) -> np.ndarray:
     """``T`` of the game's card table: None is the printed one; else a sim.cardtable.CardTable
     or a cards.csv path.  Only data: an edited table needs no recompilation."""
     if cards is None:
         return _T
     from sim.cardtable import as_table
-    return as_table(cards).fast_array()
+    table = as_table(cards)
+    if table.hash not in _TABLES:
+        _TABLES[table.hash] = card_table(table)
+    return _TABLES[table.hash]
 _compiled: dict = {}
 
 
@@ -141,17 +147,10 @@ def _set_threads(threads):
         numba.set_num_threads(n)
 
 
-def _deal_array(level, seed, game, options, deal) -> np.ndarray:
-    """The deal as rows (count or -1, ids top first), checked exactly as sim.deal does."""
-    from sim.deal import apply_deal, load_deal
-    from sim.reference import Game
-    deal = load_deal(deal)
-
-    class _NoPolicy:
-        name = "none"
-    g = Game(level, seed, game, _NoPolicy(), options)
-    g.set_up()                               # the seed's set-up, then the deal on top: checks it
-    apply_deal(g, deal)
+def _deal_array(level, deal) -> np.ndarray:
+    """The deal as rows (count or -1, ids top first), checked by sim.deal (R2)."""
+    from sim.deal import check_deal
+    deal = check_deal(level, deal)
     D = np.full((4, 40), -1, dtype=np.int64)
     for k, key in enumerate(("robinson_stack", "aging_stack", "hazard_stack", "pirates")):
         if key in deal:
@@ -218,7 +217,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     else:
         DOBS = np.zeros((1, 1), np.int64)
         DLEG = np.zeros((1, 1), np.int64)
-    D = _deal_array(level, seed, game, options, deal) if deal else np.zeros((1, 1), np.int64)
+    D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
     single(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
     err = int(S[S_ERR])
     if err == ERR_ILLEGAL:

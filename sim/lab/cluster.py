@@ -29,8 +29,6 @@ from sim.rules import Options, RuleError
 
 INSTALL_HINT = "install the cluster extra: pip install 'friday-lab[cluster]'"
 CONNECT_TIMEOUT_S = 5
-DEFAULT_CHUNK = 100_000              # rows: a few seconds of expert games on one thread
-DEFAULT_SUMMARY_CHUNK = 200_000
 MAX_SHIPPED_BYTES = 1 << 20          # a policy file and the .py files beside it, at most 1 MiB
 _LOCAL = re.compile(r"local:(\d+)")
 _REMOTE = re.compile(r"(tcp|tls|ws|wss|inproc)://[^\s/:]+(:\d+)?/?")

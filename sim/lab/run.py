@@ -135,9 +135,13 @@ class InProcess:
             yield Part(level, first, k, results)
 
 
+CLUSTER_CHUNK = 100_000          # rows: a few seconds of expert games on one thread
+CLUSTER_SUMMARY_CHUNK = 200_000
+
+
 class OnCluster:
     """Plays on a connected sim.lab.cluster.Cluster in ranges of ``chunk`` games (default:
-    cluster.DEFAULT_CHUNK rows, DEFAULT_SUMMARY_CHUNK in summary mode)."""
+    CLUSTER_CHUNK, CLUSTER_SUMMARY_CHUNK in summary mode)."""
 
     def __init__(self, cluster, chunk=None):
         self.cluster, self.chunk = cluster, chunk
@@ -149,8 +153,7 @@ class OnCluster:
             self.cluster.warm_up(s)
 
     def ranges(self, plan: Plan, level: int, stop):
-        from . import cluster as K
-        size = self.chunk or (K.DEFAULT_SUMMARY_CHUNK if plan.summary else K.DEFAULT_CHUNK)
+        size = self.chunk or (CLUSTER_SUMMARY_CHUNK if plan.summary else CLUSTER_CHUNK)
         chunks = [Chunk(s, level, plan.seed, plan.first_game + a, min(size, plan.games - a),
                         plan.summary, plan.engine)
                   for a in range(0, plan.games, size) for s in plan.setups]
@@ -218,7 +221,7 @@ class Run:
 
 def backend_for(cluster=None, chunk=None, threads=None):
     """``OnCluster`` for a connected cluster, else ``InProcess``; ``chunk``: games per range
-    (default: by the measured rate in process, cluster.DEFAULT_CHUNK on a cluster)."""
+    (default: by the measured rate in process, CLUSTER_CHUNK on a cluster)."""
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int)
                               or chunk < 1):
         raise RuleError(f"chunk must be a positive whole number of games, got {chunk!r}")
