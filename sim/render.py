@@ -313,7 +313,6 @@ class _Log(FightRules):
         self.fight = self.ended = None
 
     def on_game_end(self, ev, nxt):
-        n = self.names
         if self.fight is not None:
             self.settle(ev["won"])
         self.end = ev

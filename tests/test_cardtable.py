@@ -177,15 +177,16 @@ def test_edited_table_in_parquet_metadata(tmp_path):
     assert json.loads(pq.read_schema(plain).metadata[b"friday_lab"])["cards"]["table"] == "printed"
 
 
-@pytest.mark.parametrize("value, low, high", [(0, 0.97, 1.0), (999, 0.0, 0.0)])
-def test_pirate_value_moves_beaten_when_faced(value, low, high):
-    """10/40 at value 0 is (nearly) always beaten when faced, at 999 never (R9.2)."""
+@pytest.mark.parametrize("value, low, high, most_won", [(0, 0.97, 1.0, 1.0),
+                                                        (999, 0.0, 0.0, 0.0)])
+def test_pirate_value_moves_beaten_when_faced(value, low, high, most_won):
+    """10/40 at value 0 is (nearly) always beaten when faced, at 999 never, and then no game
+    that drew it is won (R9.2)."""
     cards = build(sets=[f"63.pirate_hazard_value={value}"])
     games = Games(run_batch(1, 11, 0, 3000, load_policy("expert"), cards=cards))
     row = pirate_table(games, 1, cards).set_index("pirate").loc[63]
     assert row["beaten_n"] > 100
     assert low <= row["beaten_rate"] <= high
-    if value == 999:
-        assert row["win_when_drawn_rate"] == 0.0
+    assert row["win_when_drawn_rate"] <= most_won
     plain = pirate_table(Games(run_batch(1, 11, 0, 3000, load_policy("expert"))), 1)
     assert 0.2 < plain.set_index("pirate").loc[63]["beaten_rate"] < 0.9

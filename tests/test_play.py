@@ -86,8 +86,8 @@ def test_the_state_shows_only_what_a_player_may_know():
 
 def test_bad_arguments_are_one_error_line():
     for args, message in ((["--level", "5"], "unknown level 5"),
-                          (["--level", "1", "--seed", "-3"], "out of range"),
-                          (["--level", "1", "--game", "-1"], "out of range"),
+                          (["--level", "1", "--seed", "-3"], "greater than or equal to 0"),
+                          (["--level", "1", "--game", "-1"], "greater than or equal to 0"),
                           (["--level", "1", "--hint", "nope"], "unknown policy 'nope'"),
                           (["--level", "1", "--option", "old_age=maybe"], "old_age")):
         result = runner.invoke(app, ["play", *args], input="q\n")

@@ -85,7 +85,7 @@ def test_running_totals_stack_counts_and_score_items_agree_with_the_trace(level)
 
 def test_bookkeeping_on_rare_paths():
     """Every pirate, sort3 across a reshuffle, below_pile, copy, exchange2, old age."""
-    from test_differential import PROBE
+    from probe import PROBE
     cull = load_policy("cull-green")
     for pair in ([59, 60], [61, 62], [63, 64], [65, 66], [67, 68], [66, 64], [68, 65]):
         for game in range(8):

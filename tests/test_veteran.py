@@ -7,7 +7,7 @@ import pytest
 import sim.cards as C
 import sim.observation as O
 from sim.actions import A_DESTROY, A_DONE, A_END, A_FIGHT, A_PAY, A_USE
-from test_policies import DISTRACTED, decide, obs_with
+from observations import DISTRACTED, decide, obs_with
 
 RAFT_FOOD, RAFT_EQUIPMENT, RAFT_STRATEGY, RAFT_REALIZATION, RAFT_DECEPTION, RAFT_MIMICRY, \
     RAFT_BOOKS = 29, 31, 33, 35, 36, 37, 38

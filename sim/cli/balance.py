@@ -125,24 +125,30 @@ def sweep(
     """Win rate (and a pirate's beaten-when-faced rate) against one card field's value, on
     the same deals for every value, and the value where the card is as hard as the median
     pirate (or gives --target).  Ctrl-C reports and writes the games finished."""
-    from sim.cardtable import parse_target
     from sim.lab import balance as B
     from sim.lab.files import check_file
     check_level(level)
-    swept, fixed = [s for s in set_ if "=" not in s], [s for s in set_ if "=" in s]
+    swept, fixed = _swept_and_fixed(set_)
+    check_file(out, (".png",), force)
+    check_file(csv, (".csv",), force, "--csv")
+    rate, options, table = parse_target_rate(target), parse_options(option), load_cards(cards,
+                                                                                        fixed)
+    vals, pol = B.parse_values(values), load_policy(policy, param)
+    with cluster_or_none(cluster) as dask:
+        res = B.sweep(swept, vals, level, games, seed, pol, table, options, threads, rate,
+                      bootstrap, quiet, dask, chunk)
+    _show_sweep(res, level, pol, table, csv, out)
+
+
+def _swept_and_fixed(sets: list[str]) -> tuple[str, list[str]]:
+    """The one CARD.FIELD to sweep (checked) and the CARD.FIELD=VALUE edits."""
+    from sim.cardtable import parse_target
+    swept = [s for s in sets if "=" not in s]
     if len(swept) != 1:
         raise RuleError("give exactly one --set CARD.FIELD without a value (the field to "
                         f"sweep); got {len(swept)}: {', '.join(swept) or 'none'}")
-    check_file(out, (".png",), force)
-    check_file(csv, (".csv",), force, "--csv")
-    rate, options = parse_target_rate(target), parse_options(option)
-    table = load_cards(cards, fixed)
     parse_target(swept[0])
-    vals, pol = B.parse_values(values), load_policy(policy, param)
-    with cluster_or_none(cluster) as dask:
-        res = B.sweep(swept[0], vals, level, games, seed, pol, table, options, threads, rate,
-                      bootstrap, quiet, dask, chunk)
-    _show_sweep(res, level, pol, table, csv, out)
+    return swept[0], [s for s in sets if "=" in s]
 
 
 def _show_sweep(res, level, pol, table, csv, out):

@@ -20,10 +20,8 @@ GameOpt = Annotated[int, index_option("game index: game G of seed S is always th
 def replay(
     level: LevelNumber, seed: Annotated[int, index_option("master seed")],
     game: GameOpt = 0, policy: PolicyOpt = "expert",
-    deal: Annotated[Optional[Path], typer.Option(help="deal file (JSON) fixing the initial "
-                                                      "stacks")] = None,
-    actions: Annotated[Optional[Path], typer.Option(help="file of textual actions to play "
-                                                         "(scripted)")] = None,
+    deal: Annotated[Optional[Path], typer.Option(help="deal file (JSON): the stacks")] = None,
+    actions: Annotated[Optional[Path], typer.Option(help="actions to play (scripted)")] = None,
     option: OptionOpt = [], param: ParamOpt = [],
     format: Annotated[Literal["text", "jsonl"], typer.Option("--format")] = "text",
     engine: Annotated[Optional[Literal["fast", "reference"]], typer.Option(
@@ -39,11 +37,7 @@ def replay(
     check_level(level)
     options, table = parse_options(option), load_cards(cards, set_)
     deal_dict = load_deal(str(deal)) if deal else None
-    if actions is not None:
-        from policies.scripted import ScriptedPolicy
-        pol = ScriptedPolicy.from_file(actions)
-    else:
-        pol = load_policy(policy, param)
+    pol = _scripted(actions) if actions is not None else load_policy(policy, param)
     engine = engine or ("reference" if "reference" in pol.engines else "fast")
     pol.check_engine(engine)
     head = header(engine, level, seed, game, pol.name, options, table)
@@ -57,6 +51,11 @@ def replay(
         played.play()
     finally:                   # a game that stopped early: the trace so far, then the error
         show_trace([head] + played.trace, format, ids)
+
+
+def _scripted(actions: Path):
+    from policies.scripted import ScriptedPolicy
+    return ScriptedPolicy.from_file(actions)
 
 
 def show_trace(events, format: str, ids: bool):

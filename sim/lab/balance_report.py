@@ -260,7 +260,7 @@ def study_markdown(study: dict, policy: str, command: str, cards=None, what_if=N
                 f"{pct(r['beaten_rate'], r['beaten_lo'], r['beaten_hi'])} (n={r['beaten_n']:,}) | "
                 f"{pct(r['win_when_drawn_rate'], r['win_when_drawn_lo'], r['win_when_drawn_hi'])} |")
         ns = tl[~tl["significant"]]
-        lines += ["", f"Not significantly different (Holm-adjusted p >= 0.05): "
+        lines += ["", "Not significantly different (Holm-adjusted p >= 0.05): "
                   + ("; ".join(f"{a} vs {b} (p={p:.2g})" for a, b, p in
                                zip(ns["harder"], ns["easier"], ns["p_holm"])) or "none") + ".",
                   "", "Hardest and easiest pairs:", "",

@@ -1,13 +1,11 @@
-"""Runs on a Dask cluster (dask.distributed): chunks of game indices in, merged results out.
+"""Runs on a Dask cluster (dask.distributed): sim.lab.run's chunks in, results out in order.
 
-A run is split into chunks of consecutive game indices; each chunk is one Dask task that plays
-its games on the worker's fast engine (with the worker's threads) and returns its result rows
-or its summary aggregate.  Every game's randomness comes from (master seed, game index) only,
-so the merged result is identical, bit for bit, to the same run on one machine, whatever the
-number of workers, the chunk size or the order in which chunks finish:
-
-* rows are put back in game order (chunks are yielded in order, later ones buffered);
-* summary aggregates are integer sums, added as they arrive (flat memory on the client).
+Each chunk (sim.lab.run.Chunk: one setup on consecutive game indices) is one Dask task that
+plays its games on the worker's fast engine (with the worker's threads, sim.lab.run's
+``play_chunk``) and returns its result rows or its summary aggregate.  Every game's randomness
+comes from (master seed, game index) only, and results are yielded in chunk order (later ones
+buffered), so the merged result is identical, bit for bit, to the same run on one machine,
+whatever the number of workers, the chunk size or the order in which chunks finish.
 
 Policies travel as data (``policy_wire``): a built-in name and its parameters, or a user's
 policy file *as source* (with the ``.py`` files beside it, for its helpers), written to a

@@ -104,13 +104,6 @@ def write_parquet(df, path, meta: dict):
     write_atomic(path, lambda tmp: pq.write_table(table, tmp))
 
 
-def read_meta(path) -> dict:
-    """What ``write_parquet`` recorded in a file's metadata."""
-    import pyarrow.parquet as pq
-    raw = pq.read_schema(path).metadata or {}
-    return json.loads(raw.get(b"friday_lab", b"{}"))
-
-
 def save_figure(fig, path, **kwargs):
     """A matplotlib figure to ``path``, atomically; the figure is closed."""
     import matplotlib.pyplot as plt
