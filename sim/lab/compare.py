@@ -58,6 +58,8 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     a progress bar (sim.lab.run)."""
     from policies import load_policy
     from .cluster import connected
+    if isinstance(policies, str) or not hasattr(policies, "__iter__"):
+        raise RuleError(f"policies must be a list of two or more policies, got {policies!r}")
     pols = [load_policy(p) for p in policies]
     if len(pols) < 2:
         raise RuleError("compare needs at least two policies (the same one twice is allowed)")
