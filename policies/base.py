@@ -38,9 +38,8 @@ from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A
 
 @njit(cache=True, _nrt=False, inline='always')
 def fight_total(obs):
-    """The fight's total as R4.6 counts it now: the observation's (both engines fill it at
-    every decision, sim.observation O_FIGHT_TOTAL), which is policies.arith.oracle_fight_total of the
-    rest of the observation, read instead of counted."""
+    """The fight's total as R4.6 counts it now, as the engines wrote it in the observation
+    (sim.observation O_FIGHT_TOTAL; policies.arith.oracle_fight_total is the tests' oracle)."""
     return obs[O.O_FIGHT_TOTAL]
 
 

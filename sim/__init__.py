@@ -20,6 +20,6 @@ if _os.environ.get("FRIDAY_KEEP_NUMBA_CACHE") != "1":
 def __getattr__(name):
     """``from sim import Game`` (imported on first use: ``import sim`` compiles nothing)."""
     if name == "Game":
-        from .game import Game
+        from .play import Game
         return Game
     raise AttributeError(f"module 'sim' has no attribute {name!r}")

@@ -69,12 +69,6 @@ def check_deal(level: int, source) -> dict:
     return given
 
 
-def apply_deal(game, deal: dict):
-    """Override the set-up zones of a reference Game (its stacks bottom first)."""
-    for key, cards in check_deal(game.level, deal).items():
-        setattr(game, key, cards if key == "pirates" else cards[::-1])
-
-
 def in_game_aging(level: int) -> list[int]:
     """R2.1: the aging cards in play at a level (very stupid only at levels 3 and 4)."""
     return [c for c in C.AGING_IDS if level >= 3 or c != C.VERY_STUPID]

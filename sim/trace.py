@@ -1,4 +1,4 @@
-"""Game traces (TRACE.md): the header and JSON lines (the readable log is sim.render)."""
+"""Game traces (TRACE.md): the header and JSON lines (the readable log is sim.play.render)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""sim.env.FridayEnv (optional extra ``gym``): Gymnasium's env checker and 1,000 masked random
+"""sim.play.env.FridayEnv (optional extra ``gym``): Gymnasium's env checker and 1,000 masked random
 episodes, whose results equal sim.Game's games."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ gym = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from sim.env import FridayEnv  # noqa: E402
+from sim.play.env import FridayEnv  # noqa: E402
 from sim.rules import RuleError  # noqa: E402
 
 
@@ -52,7 +52,7 @@ def test_readme_env_example_runs(capsys):
     import re
     from pathlib import Path
     readme = (Path(__file__).parent.parent / "README.md").read_text()
-    code = re.search(r"```python\n(import numpy as np\nfrom sim.env import FridayEnv\n.*?)```",
+    code = re.search(r"```python\n(import numpy as np\nfrom sim.play.env import FridayEnv\n.*?)```",
                      readme, re.S).group(1)
     exec(code, {})
     assert capsys.readouterr().out.strip()

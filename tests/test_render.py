@@ -1,4 +1,4 @@
-"""The readable game log (sim.render, ``friday replay --format text``)."""
+"""The readable game log (sim.play.render, ``friday replay --format text``)."""
 import json
 import os
 import pty
@@ -13,7 +13,7 @@ from policies import builtin_policies, load_policy
 from sim.cardtable import build, printed
 from sim.cli import app
 from sim.fast import play_fast
-from sim.render import _Log, render_rich, render_text, score_items
+from sim.play.render import _Log, render_rich, render_text, score_items
 from sim.rules import Options
 from sim.trace import header, header_cards
 

@@ -61,7 +61,7 @@ def _scripted(actions: Path):
 def show_trace(events, format: str, ids: bool):
     """JSON lines, or the readable log: coloured on a terminal (rich), plain otherwise."""
     import sys
-    from sim.render import render_rich, render_text
+    from sim.play.render import render_rich, render_text
     from sim.trace import to_jsonl
     if format == "jsonl":
         typer.echo(to_jsonl(events), nl=False)
@@ -87,7 +87,7 @@ def play(
     """Play a whole game yourself: answer each decision by number or name, ? for a hint, q to
     leave (exit 0; Ctrl-C: 130).  Ends with the score and the built-in policies on the same deal."""
     import secrets
-    from sim.play import play_in_terminal
+    from sim.play.terminal import play_in_terminal
     check_level(level)
     seed = secrets.randbelow(1 << 31) if seed is None else seed
     options = parse_options(option)

@@ -1,14 +1,14 @@
 """The fight (R4) for the reference engine: drawing, paying, ending, the total, the loss.
 
 ``FightRules`` is mixed into ``sim.reference.Game``; it reads and changes the game's zones.
-Abilities live in ``sim.reference_abilities``.
+Abilities live in ``sim.reference.abilities``.
 """
 from __future__ import annotations
 
-from . import cards as C
-from . import observation as O
-from .actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
-from .rules import CAUSE_NAMES, CAUSE_NO_CARDS, CAUSE_NO_LIFE, GREEN, RED
+from .. import cards as C
+from .. import observation as O
+from ..actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
+from ..rules import CAUSE_NAMES, CAUSE_NO_CARDS, CAUSE_NO_LIFE, GREEN, RED
 
 
 class GameOver(Exception):
@@ -79,7 +79,7 @@ class FightRules:
         self.fight = Fight(opponent, is_pirate, value, free)
         self.emit("fight_start", opponent=opponent, kind="pirate" if is_pirate else "hazard",
                   free_cards=free, value=value)
-        from .reference_abilities import ability_usable, use_ability
+        from .abilities import ability_usable, use_ability
         while True:
             legal = self.fight_actions(ability_usable)
             if not legal:                                                   # R9.4

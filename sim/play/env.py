@@ -1,7 +1,7 @@
 """``FridayEnv``: a Gymnasium environment over ``sim.Game`` (optional extra ``gym``).
 
     pip install -e '.[gym]'
-    from sim.env import FridayEnv
+    from sim.play.env import FridayEnv
     env = FridayEnv(level=4, reward="win")
     obs, info = env.reset(seed=1)
     while True:
@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from sim import observation as O
 from sim.actions import N_ACTIONS
-from sim.game import Game, _options
+from sim.play.game import Game, _options
 from sim.rules import RuleError, check_level
 
 OBS_BOUND = 1 << 16        # every observation entry lies well inside +-OBS_BOUND

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import observation as O
-from .cards import N_CARDS
+from .. import observation as O
+from ..cards import N_CARDS
 
 
 def build_observation(game, phase: int) -> np.ndarray:

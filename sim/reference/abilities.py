@@ -7,9 +7,9 @@ small function ``_ability(game, actor, source, via_copy)``: ``actor`` is the car
 """
 from __future__ import annotations
 
-from . import cards as C
-from . import observation as O
-from .actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
+from .. import cards as C
+from .. import observation as O
+from ..actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
 
 COPYABLE = {C.AB_LIFE1, C.AB_LIFE2, C.AB_DRAW1, C.AB_DRAW2, C.AB_DESTROY, C.AB_DOUBLE,
             C.AB_SORT3, C.AB_STEP_MINUS1, C.AB_EXCHANGE1, C.AB_EXCHANGE2, C.AB_BELOW_PILE}

@@ -4,18 +4,18 @@ The state is a handful of named zones (lists of card ids, *bottom first*, top = 
 numbers.  The game is played straight through by ``play``; whenever the player has a choice the
 engine asks ``self.decide(phase, legal)``, which hands the policy an observation (R1.4) and the
 sorted list of legal action ids and checks the answer.  Losing the game at any moment raises
-``GameOver`` (R10.2).  Abilities live in ``sim.reference_abilities``.
+``GameOver`` (R10.2).  Abilities live in ``sim.reference.abilities``.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from . import cards as C
-from . import observation as O
-from .actions import A_FIGHT, A_PIRATE, A_SKIP, action_name
-from .reference_fight import Fight, FightRules, GameOver  # noqa: F401 (re-exported)
-from .rng import SplitMix64, engine_stream_start
-from .rules import (CAUSE_NAMES, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_WON, GREEN, PIRATES, RED,
+from .. import cards as C
+from .. import observation as O
+from ..actions import A_FIGHT, A_PIRATE, A_SKIP, action_name
+from .fight import Fight, FightRules, GameOver
+from ..rng import SplitMix64, engine_stream_start
+from ..rules import (CAUSE_NAMES, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_WON, GREEN, PIRATES, RED,
                     RESULT_COLUMNS, STEP_NAMES, Options, RuleError, check_level, start_life)
 
 
@@ -30,7 +30,7 @@ class Game(FightRules):
 
     def __init__(self, level: int, seed: int, game: int, policy, options: Options | None = None,
                  deal: dict | None = None, cards=None):
-        from .cardtable import as_table
+        from ..cardtable import as_table
         self.level = check_level(level)
         self.cards = as_table(cards)
         self.options = options or Options()
@@ -89,7 +89,7 @@ class Game(FightRules):
 
     def observation(self, phase: int) -> np.ndarray:
         """What a player may know (R1.4), in the layout of sim.observation."""
-        from .reference_observation import build_observation
+        from .observation import build_observation
         return build_observation(self, phase)
 
     # --- the game ----------------------------------------------------------------------
@@ -127,9 +127,10 @@ class Game(FightRules):
         self.hazard_stack = self.rng.shuffle(C.HAZARD_IDS)                   # R2.3
         pirates = self.rng.shuffle(C.PIRATE_IDS)                             # R2.4
         self.pirates = [pirates[-1], pirates[-2]]
-        if self.deal:
-            from .deal import apply_deal
-            apply_deal(self, self.deal)
+        if self.deal:                                          # the deal's zones (sim.deal)
+            from ..deal import check_deal
+            for key, cards in check_deal(self.level, self.deal).items():
+                setattr(self, key, cards if key == "pirates" else top_first(cards))
         # int(): a sum of numpy bools is a numpy int, which made the plus2_per_aging pirate's
         # value (R9.5) and fight_end.won numpy scalars that JSON traces cannot hold
         self.aging_in_game = int(len(self.aging_stack) + sum(self.cards.IS_AGING[c] for c in self.robinson_stack))

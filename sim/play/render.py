@@ -8,15 +8,15 @@ face-down stack is never printed (R1.4), only counts and what the player itself 
 bookkeeper follows the game from the events: life, step, the Robinson stack's count, the cards
 of the fight, and Robinson's cards for the R10.3 score breakdown.  The fight's running total
 (R4.6) and the value it is compared with (R5.7) are the reference engine's own count
-(sim.reference_fight.FightRules) of the fight the trace shows: the trace writes them only at
+(sim.reference.fight.FightRules) of the fight the trace shows: the trace writes them only at
 ``fight_end``, and the log does not count them a second way.
 """
 from __future__ import annotations
 
-from .names import ABILITY_WORDS, CardNames, count, signed
-from .reference_fight import Fight, FightRules
-from .rules import parse_options
-from .trace import header_cards
+from ..names import ABILITY_WORDS, CardNames, count, signed
+from ..reference.fight import Fight, FightRules
+from ..rules import parse_options
+from ..trace import header_cards
 
 STEPS = ("green", "yellow", "red", "pirates")
 STEP_STYLE = {"green": "bold green", "yellow": "bold yellow", "red": "bold red",
@@ -35,7 +35,7 @@ class _Log(FightRules):
         self.events = list(events)
         head = next((e for e in self.events if e["e"] == "header"), None)
         if head is None:
-            from .cards import header_table
+            from ..cards import header_table
             head = {"cards": header_table(), "options": {}}
         self.names = CardNames(head["cards"], ids)
         self.cards = header_cards(head)

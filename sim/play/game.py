@@ -219,10 +219,9 @@ class Game:
         lines.append("pirates: " + ", ".join(card(p) + (" (beaten)" if p in beaten else "")
                                              for p in (o[O.O_PIRATE_1], o[O.O_PIRATE_2])))
         if o[O.O_OPPONENT] >= 0 and not self.is_over:
-            from policies.base import fight_total
             opp = int(o[O.O_OPPONENT])
             lines.append(f"fight: {card(opp)} value {int(o[O.O_FIGHT_VALUE])}, free cards left "
-                         f"{int(o[O.O_FREE_LEFT])}, total {int(fight_total(o))}")
+                         f"{int(o[O.O_FREE_LEFT])}, total {int(o[O.O_FIGHT_TOTAL])}")
             for side, z in (("left", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
                 cs = members(z)
                 flags = {c: [n for n, f in (("face down", O.F_FACE_DOWN), ("doubled", O.F_DOUBLED),

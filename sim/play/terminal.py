@@ -14,14 +14,14 @@ import sys
 
 import numpy as np
 
-from . import cards as C
-from . import observation as O
-from .actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
+from .. import cards as C
+from .. import observation as O
+from ..actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
                       A_PIRATE, A_PUT, A_SKIP, A_TARGET, A_USE, N_CARDS, action_id, action_name)
-from .names import ABILITY_WORDS, CardNames, count
+from ..names import ABILITY_WORDS, CardNames, count
 from .render import render_lines
-from .rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError
-from .trace import header
+from ..rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError
+from ..trace import header
 
 SORT_PHASES = (O.PH_SORT_TAKE, O.PH_SORT_DISCARD, O.PH_SORT_ORDER)
 PHASE_WORDS = {O.PH_HAZARD: "which hazard to fight (R3)", O.PH_PIRATE: "which pirate first (R9.1)",
@@ -249,7 +249,7 @@ def play_in_terminal(level: int, seed: int, game: int, hint_spec: str, options: 
     """Play one game with a person at the terminal; returns the exit code (0, or 130 after
     Ctrl-C)."""
     from policies import builtin_policies, load_policy
-    from .reference import Game
+    from ..reference import Game
     hint = load_policy(hint_spec)
     screen = Screen()
     player = TerminalPlayer(hint, screen, ids)

@@ -1,0 +1,11 @@
+"""One game at a time, on top of the engines:
+
+* ``game``: ``Game``, a game on the fast engine's state, stepped, cloned and resampled from
+  Python (``from sim.play import Game``, also ``from sim import Game``);
+* ``env``: ``FridayEnv``, the Gymnasium environment (optional extra ``gym``);
+* ``terminal``: a game played by a person at the terminal (``friday play``);
+* ``render``: the readable game log of a trace (``friday replay``).
+"""
+from .game import Game
+
+__all__ = ["Game"]

@@ -1,0 +1,12 @@
+"""The reference engine: the rules of RULES.md in plain, slow, readable Python.
+
+* ``game``: the Game (named zones, the turn, the steps, the pirates, the score) and
+  ``play_game`` / ``play_batch``;
+* ``fight``: one fight (R4) and its end; ``abilities``: the card abilities (R5, R6);
+* ``observation``: what the player may know (R1.4), in sim.observation's layout.
+"""
+from .fight import Fight, FightRules, GameOver
+from .game import Game, IllegalAction, play_batch, play_game, result_row, top_first
+
+__all__ = ["Fight", "FightRules", "Game", "GameOver", "IllegalAction", "play_batch",
+           "play_game", "result_row", "top_first"]
