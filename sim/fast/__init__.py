@@ -14,8 +14,14 @@ the loop "observe, ask the policy, step", the policy called as a first-class fun
 Each also takes ``cards=`` (a sim.cardtable.CardTable or a cards.csv path; default the printed
 table): the card table is an array argument, so a what-if table needs no recompilation.
 """
-from .api import (COLUMNS, iter_batches, play_fast, policy_function, run_batch, run_summary,
-                  warm_up)
-
 __all__ = ["COLUMNS", "iter_batches", "play_fast", "policy_function", "run_batch", "run_summary",
            "warm_up"]
+
+
+def __getattr__(name):
+    """The names above, from sim.fast.api on first use: importing ``sim.fast`` (as
+    ``sim.numba_cache`` does, for ``numba_wall``) loads no engine module."""
+    if name in __all__:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'sim.fast' has no attribute {name!r}")
