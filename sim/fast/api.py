@@ -10,19 +10,16 @@ from sim.rng import engine_stream_start, policy_stream_start
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
 from . import runner
 from . import summary as R
-from .ask import ask_cached, decide_function, policy_function
+from .ask import ask_cached, decide_function, policy_function  # noqa: F401 (decide_function)
 from .decode import decode_events
 from .game import alloc_state, reset
 from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME, L_SIZE,
                      MAX_DEBUG_DECISIONS, N_ROW, SCR_SIZE, S_CAUSE, S_DESTROYED, S_EPOS, S_ERR,
                      S_ERR_ACTION, S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP,
                      S_TURN, S_WON, TRACE_SIZE, card_table)
-from sim.numba_cache import has_cached_code, is_project_source as _project_source
-
-# named here for sim.game (decide_function) and sim.progress (_project_source)
-__all__ = ["COLUMNS", "decide_function", "engine_cached", "iter_batches", "play_fast",
-           "policy_function", "prepare", "run_batch", "run_summary", "summary_chunk",
-           "summary_from", "warm_up", "_project_source"]
+from sim.numba_cache import has_cached_code
+# named here too for sim.game (decide_function) and sim.progress (_project_source)
+from sim.numba_cache import is_project_source as _project_source  # noqa: F401
 
 _T = card_table()
 

@@ -2,7 +2,7 @@
 
 The entry points are compiled with explicit signatures whose policy argument is
 ``layout.POLICY_TYPE`` (a first-class function type): one cached compilation serves every
-policy compiled with ``layout.POLICY_SIG`` (see ``sim.fast.policy_function``).  They are made
+policy compiled with ``layout.POLICY_SIG`` (see ``sim.fast.ask``).  They are made
 on first use, so importing ``sim.fast`` compiles nothing.
 """
 from __future__ import annotations
@@ -18,9 +18,8 @@ from .game import alloc_state, reset, stream_start, write_row
 from .layout import ARG_TYPES, L_SIZE, N_ROW, SCR_SIZE
 from .machine import _play_out, _start, new_game, resample_hidden, step
 from .numba_wall import address_of, has_cached_code, lean_jit, signature_of
-from .summary import AGG_SIZE, G_FIRST_ERROR, aggregate
-
-__all__ = ["AGG_SIZE", "G_FIRST_ERROR", "entry"]      # the summary's, named here for sim.simulate
+# AGG_SIZE is named here too for sim.simulate and sim.lab.cluster
+from .summary import AGG_SIZE, G_FIRST_ERROR, aggregate  # noqa: F401 (AGG_SIZE)
 
 
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
