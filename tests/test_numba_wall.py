@@ -31,6 +31,17 @@ def test_an_untested_numba_is_a_clear_error(version):
     assert f"numba>={W.TESTED[0]},<{W.TESTED[1]}" in message and version in message
 
 
+def test_importing_sim_with_an_untested_numba_fails_at_once():
+    import subprocess
+    import sys
+    code = "import numba; numba.__version__ = '0.70.0'; import sim"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode != 0
+    assert "ImportError: friday-lab needs numba>=0.68,<0.69" in out.stderr
+    assert "not numba 0.70.0" in out.stderr
+
+
 @pytest.mark.parametrize("version", ["0.68.0", "0.68.1", "0.68.2rc1"])
 def test_tested_versions_pass(version):
     assert W.numba_version_error(version) is None
