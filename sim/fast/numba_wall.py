@@ -31,7 +31,6 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core.errors import NumbaError
 from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 TESTED = ("0.68", "0.69")       # numba>=0.68,<0.69, as in pyproject.toml (0.68.1 tested)
 
@@ -103,6 +102,7 @@ else:
         itemsize = aryty.dtype.bitwidth // 8
 
         def codegen(context, builder, sig, args):
+            from numba.np.arrayobj import populate_array   # 40 ms: not at ``import sim``
             src = context.make_array(aryty)(context, builder,
                                             ref=cgutils.gep_inbounds(builder, args[0], 0, idx))
             shape = cgutils.unpack_tuple(builder, src.shape, aryty.ndim)
