@@ -19,9 +19,15 @@ __all__ = ["COLUMNS", "iter_batches", "play_fast", "policy_function", "run_batch
 
 
 def __getattr__(name):
-    """The names above, from sim.fast.api on first use: importing ``sim.fast`` (as
-    ``sim.numba_cache`` does, for ``numba_wall``) loads no engine module."""
+    """The names above (from sim.fast.api) and the submodules (``sim.fast.api``), imported on
+    first use: importing ``sim.fast`` (as ``sim.numba_cache`` does, for ``numba_wall``) loads
+    no engine module."""
+    import importlib
     if name in __all__:
-        from . import api
-        return getattr(api, name)
-    raise AttributeError(f"module 'sim.fast' has no attribute {name!r}")
+        return getattr(importlib.import_module(".api", __name__), name)
+    try:
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
