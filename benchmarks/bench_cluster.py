@@ -51,7 +51,7 @@ def main():
                 for first in range(0, games, size)]
 
     def aggregate(c, chunks):
-        from sim.fast.runner import G_FIRST_ERROR
+        from sim.fast.summary import G_FIRST_ERROR
         total = sum(agg for _, agg in c.run_chunks(chunks))
         total[G_FIRST_ERROR] = -1                  # as one summary_chunk call gives it
         return total

@@ -14,6 +14,13 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+# Numba's cache folders, index and writer lock are Numba internals (sim.fast.numba_wall); the
+# lock and has_cached_code are named here too for sim/__init__.py and sim/progress.py
+from sim.fast.numba_wall import cache_dirs, cache_lock_installed, has_cached_code, lock_cache_files
+
+__all__ = ["cache_dirs", "cache_lock_installed", "drop_stale_numba_caches", "has_cached_code",
+           "last_compile_seconds", "lock_cache_files", "record_compile_seconds", "sources_hash"]
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (ROOT / "sim", ROOT / "sim" / "fast", ROOT / "policies")
 STAMP = "friday-sources.sha256"
@@ -28,21 +35,6 @@ def sources_hash() -> str:
         h.update(f.relative_to(ROOT).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()
-
-
-def _dummy():
-    pass
-
-
-def cache_dirs(source_dir: Path) -> list[Path]:
-    """Where Numba may keep the cache of the modules in ``source_dir``: next to them, under
-    NUMBA_CACHE_DIR, or in the user-wide cache (Numba's own locators say which)."""
-    from numba.core import caching, config
-    py_file = str(next(source_dir.glob("*.py")))
-    if config.CACHE_DIR:
-        return [Path(caching.UserProvidedCacheLocator(_dummy, py_file).get_cache_path())]
-    return [source_dir / "__pycache__",
-            Path(caching.UserWideCacheLocator(_dummy, py_file).get_cache_path())]
 
 
 def drop_stale_numba_caches() -> list[Path]:
@@ -71,17 +63,6 @@ def drop_stale_numba_caches() -> list[Path]:
     return deleted
 
 
-def has_cached_code(py_func) -> bool:
-    """Whether Numba's cache index of ``py_func`` (a plain Python function, jitted with
-    ``cache=True`` somewhere) exists and has an entry for the current source file: the same
-    locator and index file Numba itself reads.  False when it cannot tell."""
-    try:
-        from numba.core.caching import FunctionCache
-        return bool(FunctionCache(py_func)._cache_file._load_index())
-    except Exception:           # a Numba without these internals, an unreadable file
-        return False
-
-
 COMPILE_RECORD = "friday-compile-seconds"
 
 
@@ -104,55 +85,13 @@ def record_compile_seconds(seconds: float):
         pass
 
 
-LOCK_NAME = "friday-cache.lock"
-_lock_installed = False
-
-
-def lock_cache_files():
-    """Make Numba's cache safe for processes that compile at the same time (the compile
-    helper, sim.fast.compile_ahead; Dask workers; two commands at once).  Numba saves an entry
-    by reading a function's index, adding a data-file name and writing both back: two processes
-    saving two signatures of one function at once could each take the same name, leaving the
-    index of one pointing at the code of the other.  Here a save, and a load (index, then data),
-    hold an exclusive lock on a file in the cache folder.  Needs ``fcntl`` (not on Windows,
-    where nothing is changed and the compile helper stays off)."""
-    global _lock_installed
-    if _lock_installed:
-        return
+def is_project_source(py) -> bool:
+    """Whether ``py`` is defined in this project's sources (cached on disk: the stamp above
+    keeps their cache current) or is a user's function (a policy file, a notebook cell:
+    compiled in each process, see policies)."""
+    import inspect
     try:
-        import fcntl
-        from numba.core.caching import IndexDataCacheFile
-    except ImportError:
-        return
-    import contextlib
-    import os
-
-    @contextlib.contextmanager
-    def locked(folder):
-        try:
-            fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError:          # an unwritable folder: Numba will not save there either
-            yield
-            return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
-
-    save, load = IndexDataCacheFile.save, IndexDataCacheFile.load
-
-    def locked_save(self, key, data):
-        with locked(self._cache_path):
-            return save(self, key, data)
-
-    def locked_load(self, key):
-        with locked(self._cache_path):
-            return load(self, key)
-
-    IndexDataCacheFile.save, IndexDataCacheFile.load = locked_save, locked_load
-    _lock_installed = True
-
-
-def cache_lock_installed() -> bool:
-    return _lock_installed
+        folder = Path(inspect.getsourcefile(py) or "").resolve().parent
+    except TypeError:
+        return False
+    return folder in SOURCE_DIRS

@@ -58,7 +58,7 @@ def test_rows_identical_to_in_process(dask2, chunk):
 def test_summary_identical_to_in_process(dask2, chunk):
     pol = load_policy("expert")
     want = summary_chunk(4, 3, 0, 2000, pol)
-    from sim.fast.runner import G_FIRST_ERROR
+    from sim.fast.summary import G_FIRST_ERROR
     total = sum(agg for _, agg in dask2.run_chunks(_chunks(4, 3, 2000, pol, None, chunk, True)))
     total[G_FIRST_ERROR] = -1                  # "no error", as one summary_chunk says it
     assert np.array_equal(total, want)

@@ -1,5 +1,5 @@
 """The cold compile on two cores (sim.fast.compile_ahead) and the cache lock it needs
-(sim.numba_cache.lock_cache_files)."""
+(sim.fast.numba_wall.lock_cache_files)."""
 import json
 import os
 import subprocess
@@ -15,7 +15,7 @@ import sim  # noqa: F401  (installs the cache lock)
 from policies import load_policy
 from sim.fast import compile_ahead as CA
 from sim.fast import play_fast, run_batch
-from sim.numba_cache import cache_lock_installed
+from sim.fast.numba_wall import cache_lock_installed
 
 ROOT = Path(__file__).resolve().parent.parent
 no_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled")
@@ -55,14 +55,10 @@ def test_the_halves_are_the_signatures_the_engine_compiles():
     """Each function of OURS and THEIRS is cached with exactly the argument types listed (had
     the engine called it with others, the entry point would have compiled it again itself and
     the cache would hold a second signature)."""
-    from numba import types
-    from sim.fast import layout
     run_batch(4, 1, 0, 10, load_policy("expert"))
     play_fast(4, 1, 0, load_policy("expert"))
-    named = {"gp": layout.G_PTR, "A_I64": layout.A_I64, "A_I64_2": layout.A_I64_2}
-    for module, name, args in CA.OURS + CA.THEIRS:
-        want = tuple(str(named.get(a) or getattr(types, a)) for a in args)
-        assert _cached_signatures(CA._dispatcher(module, name).py_func) == {want}, name
+    for fn, args in CA.OURS + CA.THEIRS:
+        assert _cached_signatures(fn.py_func) == {tuple(str(a) for a in args)}, fn.__name__
 
 
 def test_the_helper_is_stopped_when_the_compile_fails(monkeypatch):
@@ -75,14 +71,14 @@ def test_the_helper_is_stopped_when_the_compile_fails(monkeypatch):
         started.append(p)
         return p
 
-    def fail(half, entry="batch"):
+    def fail(half):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(CA, "_useful", lambda: True)
     monkeypatch.setattr(CA, "_helper", helper)
     monkeypatch.setattr(CA, "compile_half", fail)
     with pytest.raises(KeyboardInterrupt):
-        with CA.split_compile("batch", None):
+        with CA.split_compile(None):
             pass
     assert started and started[0].poll() is not None
 
@@ -91,7 +87,7 @@ def test_no_helper_when_turned_off(monkeypatch):
     monkeypatch.setenv("FRIDAY_COMPILE_AHEAD", "0")
     assert not CA._useful()
     monkeypatch.setattr(CA, "_helper", lambda ref: pytest.fail("a helper was started"))
-    with CA.split_compile("batch", load_policy("expert")):
+    with CA.split_compile(load_policy("expert")):
         pass
 
 
@@ -134,6 +130,6 @@ def test_a_cold_compile_with_the_helper_plays_the_same_games():
                              capture_output=True, text=True, check=True, timeout=900)
     got = json.loads(out.stdout.splitlines()[-1])
     assert got["score"] == want
-    theirs = {name for _, name, _ in CA.THEIRS}
+    theirs = {fn.py_func.__qualname__ for fn, _ in CA.THEIRS}
     assert not theirs & set(got["compiled"])
     assert "decide" not in got["compiled"] and "_block_py" in got["compiled"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba import njit
 from scipy.stats import chisquare
 
 from policies import builtin_policies, load_policy
@@ -19,9 +18,8 @@ from sim import observation as O
 from sim.cards import AGING_DIFFICULT_IDS
 from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
-from sim.fast.layout import address_of
+from sim.fast.numba_wall import address_of, lean_jit
 from sim.fast.machine import clone_into
-from sim.fast.runner import keep_alive
 from sim.reference import play_game
 from sim.rules import CAUSE_NAMES, RuleError, STEP_NAMES
 
@@ -101,15 +99,13 @@ def test_clone_continued_with_the_same_stream_is_the_same_game():
 
 
 
-@njit(cache=False)
+@lean_jit(cache=False)
 def _clone_untraced(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG,
                     S2, P2, obs2, L2, E2, SCR2, R2, PR2):
     """machine.clone_into into a state whose trace has no room (as a search's copies)."""
     g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
     h = (S2, P2, obs2, L2, E2, SCR2, T, R2, PR2, prm, DOBS, DLEG)
     clone_into(address_of(g), address_of(h))
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, S2, P2, obs2, L2, E2, SCR2,
-               R2, PR2)
 
 
 def test_copy_without_trace_room_never_fills_a_pending_sort3_event():

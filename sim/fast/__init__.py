@@ -4,18 +4,30 @@ Same RNG draws in the same order, same legal action lists, same observation at e
 same trace events.  The engine is a state machine (``machine``: ``new_game``, ``observe``,
 ``step``, ``clone_into``, ``resample_hidden``); whole games and whole batches run inside Numba as
 the loop "observe, ask the policy, step", the policy called as a first-class function
-(``policy_function``).  ``sim.Game`` is its Python face.  Python API:
+(``policy_function``).  ``sim.play.Game`` is its Python face; many games go through
+sim.lab.run.  Python API:
 
 * ``play_fast(level, seed, game, policy, options=None, deal=None, actions=None)`` -> dict
 * ``run_batch(level, seed, first_game, n_games, policy, options=None, threads=None)`` -> columns
-* ``iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=..., first_game=0)``
 * ``run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=..., first_game=0)``
 
 Each also takes ``cards=`` (a sim.cardtable.CardTable or a cards.csv path; default the printed
 table): the card table is an array argument, so a what-if table needs no recompilation.
 """
-from .api import (COLUMNS, iter_batches, play_fast, policy_function, run_batch, run_summary,
-                  warm_up)
-
-__all__ = ["COLUMNS", "iter_batches", "play_fast", "policy_function", "run_batch", "run_summary",
+__all__ = ["COLUMNS", "play_fast", "policy_function", "run_batch", "run_summary",
            "warm_up"]
+
+
+def __getattr__(name):
+    """The names above (from sim.fast.api) and the submodules (``sim.fast.api``), imported on
+    first use: importing ``sim.fast`` (as ``sim.numba_cache`` does, for ``numba_wall``) loads
+    no engine module."""
+    import importlib
+    if name in __all__:
+        return getattr(importlib.import_module(".api", __name__), name)
+    try:
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

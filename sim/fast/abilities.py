@@ -1,4 +1,4 @@
-"""Abilities of start and knowledge cards (R4.5, R5), mirroring sim.reference_abilities.
+"""Abilities of start and knowledge cards (R4.5, R5), mirroring sim.reference.abilities.
 
 ``actor`` is the card that uses the ability (the copy card for a copy, R5.5), ``source`` the
 card whose ability it is, ``via`` the copy card or -1.
@@ -6,20 +6,20 @@ card whose ability it is, ``via`` the copy card or -1.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
 from .core import (can_draw, deck_in, draw_into_fight, ev4, ev_ability, fight_remove,
                    fight_up_out, push, remove_at, reshuffle, take_top, wait_for, wait_more)
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_FIGHT, P_RSTACK,
+from .layout import (G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_FIGHT, P_RSTACK,
                      P_RDISC, P_SORT, S_LIFE, S_MAXLIFE, S_OVER, S_PEND_AB, S_PEND_CARD,
                      S_STEP_MINUS, S_KT, S_KB, S_AB_SOURCE, S_AB_VIA, S_AB_K, S_SORT_EV, S_SORT_N,
                      S_ORD0, S_NABIL, S_NDOWN, S_FSUM, T_ABILITY, T_VALUE, EV_LIFE, LR_ABILITY,
                      R_ABILITY, R_EXCHANGE, K_ABILITY_DONE,
                      RP_COPY_SOURCE, RP_TARGET, RP_MORE_DRAW2, RP_MORE_BELOW, RP_SORT_TAKE,
                      RP_SORT_DISCARD, RP_SORT_ORDER)
+from .numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -27,17 +27,17 @@ _FLAGS = O.FLAGS
 _0, _R_ABILITY, _R_EXCHANGE = np.int64(0), np.int64(R_ABILITY), np.int64(R_EXCHANGE)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def copyable(ab):
     return C.AB_LIFE1 <= ab <= C.AB_BELOW_PILE and ab != C.AB_COPY
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def face_up(obs, c):
     return (obs[_FLAGS + c] & O.F_FACE_DOWN) == 0
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def leave_fight(S, P, obs, T, card):
     """Take a face-up card out of the fight (R5.8, R5.9); True if it was a left card.  Its
     doubled flag goes with it; the caller sets its new zone."""
@@ -48,7 +48,7 @@ def leave_fight(S, P, obs, T, card):
     return left
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def target_kind(ab):
     """-1: the ability takes no target; 0: any other face-up card (destroy, exchange,
     below_pile); 1: another face-up card not doubled yet (double, R5.4)."""
@@ -59,7 +59,7 @@ def target_kind(ab):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def is_target(obs, c, actor, need_undoubled):
     """Card c may be targeted: another face-up card, not doubled yet if need_undoubled."""
     if c == actor or not face_up(obs, c):
@@ -67,7 +67,7 @@ def is_target(obs, c, actor, need_undoubled):
     return not (need_undoubled and (obs[_FLAGS + c] & O.F_DOUBLED) != 0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fill_targets(S, P, obs, L, ab, actor, start):
     """Write TARGET+c for the cards a (non-copy) ability may target into L[start:]; count.
     Without a target (life, draw, step, sort3) returns -1."""
@@ -84,7 +84,7 @@ def fill_targets(S, P, obs, L, ab, actor, start):
     return n
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def has_target(S, P, obs, ab, actor):
     """Like fill_targets but only says whether there is one (-1: no target needed)."""
     kind = target_kind(ab)
@@ -97,7 +97,7 @@ def has_target(S, P, obs, ab, actor):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def available_basic(S, P, obs, ab, actor):
     """A non-copy ability can be carried out now by ``actor``."""
     if (ab == C.AB_DRAW1 or ab == C.AB_DRAW2 or ab == C.AB_BELOW_PILE) and not can_draw(S):
@@ -105,7 +105,7 @@ def available_basic(S, P, obs, ab, actor):
     return has_target(S, P, obs, ab, actor) != 0
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fill_copy_targets(S, P, obs, T, L, actor, start, only_check):
     n = 0
     for i in range(S[CNT + P_FIGHT]):
@@ -121,7 +121,7 @@ def fill_copy_targets(S, P, obs, T, L, actor, start, only_check):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def copy_usable(gp, card):
     """A copy card has an ability to copy (R5.5).  It takes the state pointer: the inlined
     fight decision then calls it without passing (and first loading) six arrays."""
@@ -130,7 +130,7 @@ def copy_usable(gp, card):
     return fill_copy_targets(S, P, obs, T, L, card, _0, np.bool_(True)) > 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def ability_usable(gp, S, P, obs, T, card):
     """R4.5: a face-up card's own (non-aging) ability, unused this fight, that can act."""
     ab = T[T_ABILITY, card]
@@ -143,7 +143,7 @@ def ability_usable(gp, S, P, obs, T, card):
     return available_basic(S, P, obs, ab, card)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def wait_target(gp, optional):
     """Wait for the target (TARGET+c) of the ability in use (S_PEND_AB, actor S_PEND_CARD),
     with ``done`` first when it is optional (exchange2's second card)."""
@@ -157,7 +157,7 @@ def wait_target(gp, optional):
     return wait_for(S, RP_TARGET, start + n)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def use_start(gp, card):
     """``use:<card>``: carry out the card's ability (a copy first picks what to copy)."""
     S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
@@ -173,7 +173,7 @@ def use_start(gp, card):
     return perform_start(gp, ab, card, card, np.int64(-1))
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def copy_act(gp, a):
     """The card whose ability the copy card carries out (R5.5)."""
     S, T = field(gp, G_S), field(gp, G_T)
@@ -182,7 +182,7 @@ def copy_act(gp, a):
     return perform_start(gp, T[T_ABILITY, source], card, source, card)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def perform_start(gp, ab, actor, source, via):
     """R5.1-R5.9: the ability ``ab`` of ``source`` used by ``actor`` (via the copy card
     ``via`` or -1), up to its first decision (K_DECISION) or to its end (K_ABILITY_DONE)."""
@@ -221,7 +221,7 @@ def perform_start(gp, ab, actor, source, via):
     return K_ABILITY_DONE
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def target_act(gp, a):
     """The target of destroy, double, exchange or below_pile (``done``: no second exchange)."""
     S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
@@ -269,7 +269,7 @@ def target_act(gp, a):
     return K_ABILITY_DONE
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def more_act(gp, a, left, reason):
     """``more``: the second draw_plus2 card (R5.2) / the below_pile replacement (R5.9)."""
     if a == A_MORE:
@@ -280,7 +280,7 @@ def more_act(gp, a, left, reason):
 
 # --- sort3 (R5.6), as the reference: take up to 3, discard at most 1, put back in chosen order;
 # the event is written first (S_SORT_EV) and its detail filled in as choices are made
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort_take_next(gp):
     S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
         field(gp, G_T)
@@ -291,7 +291,7 @@ def sort_take_next(gp):
     return sort_discard_next(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort_take_act(gp, a):
     if a != A_MORE:
         return sort_discard_next(gp)
@@ -307,7 +307,7 @@ def sort_take_act(gp, a):
     return sort_take_next(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort_discard_next(gp):
     S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
         field(gp, G_T)
@@ -319,7 +319,7 @@ def sort_discard_next(gp):
     return sort_order_next(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort_discard_act(gp, a):
     if a != A_DONE:
         S, P, obs, E, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E), \
@@ -338,7 +338,7 @@ def sort_discard_act(gp, a):
     return sort_order_next(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort_order_next(gp):
     """Every card stays in the hand (zone sort3_hand) until the whole order is chosen
     (S[S_ORD0 + k], k < S[S_SORT_N]); the last one needs no choice."""
@@ -368,7 +368,7 @@ def sort_order_next(gp):
     return K_ABILITY_DONE
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort_order_act(gp, a):
     S = field(gp, G_S)
     S[S_ORD0 + S[S_SORT_N]] = a - A_PUT
@@ -376,7 +376,7 @@ def sort_order_act(gp, a):
     return sort_order_next(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _sorted_hand(S, P, L, base):
     """L[1:1+n] = base + hand cards in ascending id order (n <= 3)."""
     n = S[CNT + P_SORT]
@@ -389,7 +389,7 @@ def _sorted_hand(S, P, L, base):
         L[j + 1] = base + c
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _chosen(S, norder, c):
     for k in range(norder):
         if S[S_ORD0 + k] == c:
@@ -397,7 +397,7 @@ def _chosen(S, norder, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _sorted_rest(S, P, L, norder):
     """L[:m] = A_PUT + the hand cards not yet ordered (S[S_ORD0:S_ORD0 + norder]), ascending."""
     m = 0

@@ -1,32 +1,25 @@
 """Python wrappers of the fast engine (see sim.fast)."""
 from __future__ import annotations
 
-import inspect
-import re
-import types as pytypes
-from pathlib import Path
-
 import numpy as np
 import numba
-from numba import njit
-from numba.core.errors import NumbaError
 
 from sim import observation as O
 from sim.actions import action_name
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
-from .decode import decode_events
-from .layout import (COLUMNS, DECIDE_SIG, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, G_L,
-                     G_OBS, G_PR, G_PRM, G_S, K_ERR, K_GAME, L_SIZE, MAX_DEBUG_DECISIONS, N_ROW,
-                     POLICY_SIG, SCR_SIZE, S_CAUSE, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION,
-                     S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_NLEGAL, S_SCORE, S_STEP, S_TURN,
-                     S_WON, TRACE_SIZE, card_table, field)
 from . import runner
+from . import summary as R
+from .ask import ask_cached, policy_function
+from .decode import decode_events
 from .game import alloc_state, reset
+from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME, L_SIZE,
+                     MAX_DEBUG_DECISIONS, N_ROW, SCR_SIZE, S_CAUSE, S_DESTROYED, S_EPOS, S_ERR,
+                     S_ERR_ACTION, S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP,
+                     S_TURN, S_WON, TRACE_SIZE, card_table)
+from sim.numba_cache import has_cached_code
 
 _T = card_table()
-
-
 _TABLES: dict = {}
 
 
@@ -40,99 +33,6 @@ def _table(cards) -> np.ndarray:
     if table.hash not in _TABLES:
         _TABLES[table.hash] = card_table(table)
     return _TABLES[table.hash]
-_compiled: dict = {}
-
-
-def _project_source(py) -> bool:
-    """Whether ``py`` is defined in this project's sources (cached on disk) or is a user's
-    function (a policy file, a notebook cell: compiled in each process, see policies)."""
-    from sim.numba_cache import SOURCE_DIRS
-    try:
-        folder = Path(inspect.getsourcefile(py) or "").resolve().parent
-    except TypeError:
-        return False
-    return folder in SOURCE_DIRS
-
-
-_decide = None      # each policy's copy of _ask has its own (_ask_for)
-
-
-def _ask(gp):
-    """The policy as the engine calls it (layout.POLICY_SIG): decide on the state's
-    observation, legal actions, parameters and policy stream."""
-    return _decide(field(gp, G_OBS), field(gp, G_L), field(gp, G_S)[S_NLEGAL], field(gp, G_PRM),
-                   field(gp, G_PR))
-
-
-def _ask_for(py, decide):
-    """A copy of ``_ask`` calling ``decide``, named after the policy function ``py``: Numba
-    names a function's cache files by its name, so each policy gets its own."""
-    name = "ask__" + re.sub(r"\W", "_", f"{py.__module__}.{py.__qualname__}")
-    fn = pytypes.FunctionType(_ask.__code__.replace(co_name=name), dict(globals(), _decide=decide),
-                              name)
-    fn.__qualname__ = name
-    return fn
-
-
-def _py_of(policy):
-    decide = getattr(policy, "decide", policy)
-    return getattr(decide, "py_func", decide)
-
-
-def policy_function(policy):
-    """The policy's decide as the one cached engine calls it (layout.POLICY_SIG): an
-    ``ask(gp)`` into which decide is inlined, so that a decision costs no call with its
-    five arguments' ~30 words.  Cached on disk for the project's policies, compiled in each
-    process for a user's function (policies: why).
-
-    It is compiled without Numba's reference counting (``_nrt=False``, like the engine: no
-    incref/decref call per array use, about 2x faster games).  A policy that allocates arrays
-    needs reference counting: its decide is then compiled apart (``decide_function``) and
-    called by ``ask`` (a little slower).  A function that does not compile is a RuleError
-    naming the policy."""
-    py = _py_of(policy)
-    hit = _compiled.get(("ask", id(py)))
-    if hit is None:
-        cache = _project_source(py)
-        try:
-            fn = njit(POLICY_SIG, cache=cache, _nrt=False)(
-                _ask_for(py, njit(inline="always")(py)))
-        except NumbaError:      # it allocates (or does not compile: then decide_function says)
-            fn = njit(POLICY_SIG, cache=cache, _nrt=False)(_ask_for(py, decide_function(policy)))
-        hit = _compiled[("ask", id(py))] = (fn, py)     # keep py alive so id() stays unique
-    return hit[0]
-
-
-def decide_function(policy):
-    """The policy's decide compiled on its own with layout.DECIDE_SIG, for calls from Python
-    (sim.game.Game.policy_action: a first-class function argument would cost ~0.15 ms per
-    call there) and for ``ask`` when decide allocates (then with reference counting)."""
-    py = _py_of(policy)
-    hit = _compiled.get(("decide", id(py)))
-    if hit is None:
-        cache = _project_source(py)
-        try:
-            fn = njit(DECIDE_SIG, cache=cache, _nrt=False)(py)
-        except NumbaError:      # it allocates (or does not compile: then this raises again)
-            try:
-                fn = njit(DECIDE_SIG, cache=cache)(py)
-            except NumbaError as exc:
-                raise RuleError(_compile_message(policy, py, exc)) from None
-        hit = _compiled[("decide", id(py))] = (fn, py)
-    return hit[0]
-
-
-def _compile_message(policy, py, exc) -> str:
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-    reason = next((ln for ln in lines if not ln.startswith(("During:", "File", "^", "Failed in",
-                                                             "<source"))), lines[0] if lines else "")
-    try:
-        where = f"{inspect.getsourcefile(py)}, function {py.__name__}"
-    except TypeError:
-        where = f"function {getattr(py, '__name__', '?')}"
-    name = getattr(policy, "name", getattr(py, "__name__", "policy"))
-    return (f"policy {name!r} ({where}) does not compile as decide(obs, legal, n_legal, "
-            f"params, rng) -> int64: {reason[:300]}")
 
 
 def _opts(options) -> np.ndarray:
@@ -267,7 +167,7 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     _set_threads(threads)
     out = np.zeros((int(n_games), N_ROW), np.int64)
     if n_games > 0:
-        aggs = np.zeros((_n_blocks(int(n_games)), runner.AGG_SIZE), np.int64)
+        aggs = np.zeros((_n_blocks(int(n_games)), R.AGG_SIZE), np.int64)
         _entry(policy, "batch")(policy_function(policy), _table(cards),
                               np.ascontiguousarray(policy.params, dtype=np.float64), level,
                               int(seed), int(first_game), int(n_games), _opts(options), out,
@@ -281,23 +181,12 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     return {name: out[:, k].copy() for k, name in enumerate(COLUMNS)}
 
 
-def iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=100_000,
-                 first_game=0, cards=None):
-    """run_batch chunk by chunk (progress, clean stop); same rows whatever the chunk size."""
-    done = 0
-    while done < n_games:
-        k = min(int(chunk), n_games - done)
-        yield run_batch(level, seed, first_game + done, k, policy, options, threads, cards)
-        done += k
-
-
 def summary_chunk(level, seed, first_game, n_games, policy, options=None, threads=None,
                   cards=None):
-    """The summed aggregate vector (runner.AGG_SIZE) of games first_game ..
+    """The summed aggregate vector (summary.AGG_SIZE) of games first_game ..
     first_game+n_games-1; vectors of disjoint chunks add up (``summary_from``)."""
     level = check_level(level)
     _set_threads(threads)
-    R = runner
     aggs = np.zeros((_n_blocks(int(n_games)), R.AGG_SIZE), np.int64)
     _entry(policy, "batch")(policy_function(policy), _table(cards),
                      np.ascontiguousarray(policy.params, dtype=np.float64), level, int(seed),
@@ -314,7 +203,7 @@ def summary_chunk(level, seed, first_game, n_games, policy, options=None, thread
 def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
                 first_game=0, progress=None, cards=None) -> dict:
     """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
-    total = np.zeros(runner.AGG_SIZE, np.int64)
+    total = np.zeros(R.AGG_SIZE, np.int64)
     done = 0
     while done < n_games:
         k = min(int(chunk), n_games - done)
@@ -328,7 +217,6 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
 
 def summary_from(level, seed, first_game, t) -> dict:
     """The summary dict of an aggregate vector (the sum of ``summary_chunk`` vectors)."""
-    R = runner
     pirates = np.arange(59, 69)
     return {
         "level": level, "seed": seed, "first_game": first_game, "games": int(t[R.G_GAMES]),
@@ -356,11 +244,10 @@ def engine_cached(policy) -> tuple[bool, bool]:
     point and for the policy's ``ask`` (policy_function), i.e. whether their index files
     (``*.nbi``) exist with an entry for the current sources.  ``sim.numba_cache`` has already
     deleted stale files."""
-    from sim.numba_cache import has_cached_code
     entry = getattr(policy, "entry_py", None)
     engine = has_cached_code(entry) if entry is not None else \
         has_cached_code(runner._batch_py) and has_cached_code(runner._block_py)
-    return engine, has_cached_code(_ask_for(_py_of(policy), None))
+    return engine, ask_cached(policy)
 
 
 def prepare(policy, threads=None):
@@ -371,7 +258,7 @@ def prepare(policy, threads=None):
     _entry(policy, "batch")(policy_function(policy), _T,
                           np.ascontiguousarray(policy.params, dtype=np.float64), 1, 0, 0, 1,
                           _opts(None), np.zeros((1, 1), np.int64),
-                          np.zeros((1, runner.AGG_SIZE), np.int64))
+                          np.zeros((1, R.AGG_SIZE), np.int64))
 
 
 def warm_up(policy=None):

@@ -1,14 +1,14 @@
 """The observation's card-table block (sim.observation.CT), filled from ``T`` at set-up."""
 from __future__ import annotations
 
-from numba import njit
 
 from sim import observation as O
 from sim.cards import N_CARDS
 from .layout import N_T, T_VALUE
+from .numba_wall import lean_jit
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fill_card_block(obs, T):
     """obs[CT + k * N_CARDS + card] = T[T_VALUE + k, card]: the game's table, as the player
     reads it (R1.4); the policies take card data from here (sim.observation CT_*).  Once per

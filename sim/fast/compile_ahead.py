@@ -25,48 +25,41 @@ import select
 import subprocess
 import sys
 
-from sim.numba_cache import ROOT, cache_lock_installed, has_cached_code
+from numba import types
 
-# (module of sim.fast, function, argument types): the types the engine calls them with, "gp"
-# the state pointer (a test checks that an entry point compiled after both halves compiles
-# none of them again).
-OURS = (("game", "set_up", ("gp", "A_I64_2")),
-        ("machine", "carry_on", ("gp", "int64")),
-        ("game", "write_row", ("A_I64", "A_I64_2", "A_I64", "int64")),
-        ("runner", "_aggregate", ("A_I64", "A_I64")))
-THEIRS = (("fight", "end_fight_start", ("gp",)),
-          ("abilities", "use_start", ("gp", "int64")),
-          ("core", "draw_into_fight", ("gp", "boolean", "int64", "int64")),
-          ("game", "hazard_act", ("gp", "int64")),
-          ("abilities", "target_act", ("gp", "int64")),
-          ("fight", "destroy_act", ("gp", "int64")),
-          ("abilities", "sort_take_act", ("gp", "int64")),
-          ("abilities", "sort_discard_act", ("gp", "int64")),
-          ("abilities", "sort_order_act", ("gp", "int64")),
-          ("abilities", "copy_act", ("gp", "int64")),
-          ("abilities", "more_act", ("gp", "int64", "boolean", "int64")),
-          ("game", "pirate_act", ("gp", "int64")))
+from sim.numba_cache import ROOT, is_project_source
+from . import abilities, core, fight, game, machine, summary
+from .ask import policy_function, py_of
+from .layout import A_I64, A_I64_2, G_PTR
+from .numba_wall import cache_lock_installed, has_cached_code
+
+_I, _B = types.int64, types.boolean
+# (function, argument types): the types the engine calls them with (a test checks that an
+# entry point compiled after both halves compiles none of them again).
+OURS = ((game.set_up, (G_PTR, A_I64_2)),
+        (machine.carry_on, (G_PTR, _I)),
+        (game.write_row, (A_I64, A_I64_2, A_I64, _I)),
+        (summary.aggregate, (A_I64, A_I64)))
+THEIRS = ((fight.end_fight_start, (G_PTR,)),
+          (abilities.use_start, (G_PTR, _I)),
+          (core.draw_into_fight, (G_PTR, _B, _I, _I)),
+          (game.hazard_act, (G_PTR, _I)),
+          (abilities.target_act, (G_PTR, _I)),
+          (fight.destroy_act, (G_PTR, _I)),
+          (abilities.sort_take_act, (G_PTR, _I)),
+          (abilities.sort_discard_act, (G_PTR, _I)),
+          (abilities.sort_order_act, (G_PTR, _I)),
+          (abilities.copy_act, (G_PTR, _I)),
+          (abilities.more_act, (G_PTR, _I, _B, _I)),
+          (game.pirate_act, (G_PTR, _I)))
 
 WAIT_SECONDS = 300
 
 
-def _dispatcher(module: str, name: str):
-    return getattr(importlib.import_module(f"sim.fast.{module}"), name)
-
-
-def compile_half(half, entry: str = "batch"):
-    """Compile the functions of ``half`` (OURS or THEIRS); OURS of ``batch`` includes its
-    parallel loop (runner's BATCH signature), which does not depend on the rest."""
-    from numba import types
-    from . import layout
-    named = {"gp": layout.G_PTR, "A_I64": layout.A_I64, "A_I64_2": layout.A_I64_2}
-    for module, name, args in half:
-        _dispatcher(module, name).compile(tuple(named.get(a) or getattr(types, a)
-                                                for a in args))
-    if half is OURS and entry == "batch":
-        from numba import njit
-        from . import runner
-        njit(runner._BATCH_SIG, cache=True, parallel=True)(runner._batch_py)
+def compile_half(half):
+    """Compile the functions of ``half`` (OURS or THEIRS) with their argument types."""
+    for fn, args in half:
+        fn.compile(args)
 
 
 def helper_main(ref: str | None):
@@ -75,7 +68,6 @@ def helper_main(ref: str | None):
     compile_half(THEIRS)
     print("ready", flush=True)
     if ref:
-        from .api import policy_function
         module, _, qualname = ref.partition(":")
         policy_function(getattr(importlib.import_module(module), qualname))
 
@@ -83,12 +75,10 @@ def helper_main(ref: str | None):
 def policy_ref(policy) -> str | None:
     """``module:function`` of a project policy's decide (cached on disk, so the helper can
     compile it for this process); None for a user's function (compiled in each process)."""
-    from .api import _project_source
     if policy is None:
         return None
-    decide = getattr(policy, "decide", policy)
-    py = getattr(decide, "py_func", decide)
-    if not callable(py) or not _project_source(py):
+    py = py_of(policy)
+    if not callable(py) or not is_project_source(py):
         return None
     return f"{py.__module__}:{py.__qualname__}"
 
@@ -101,7 +91,7 @@ def _useful() -> bool:
         cpus = os.cpu_count() or 1
     return (not config.DISABLE_JIT and cpus >= 2 and cache_lock_installed()
             and os.environ.get("FRIDAY_COMPILE_AHEAD", "1") != "0"
-            and not has_cached_code(_dispatcher(*THEIRS[0][:2]).py_func))
+            and not has_cached_code(THEIRS[0][0].py_func))
 
 
 def _helper(ref: str | None) -> subprocess.Popen | None:
@@ -124,11 +114,12 @@ def _ready(proc, seconds: float) -> bool:
 
 
 @contextlib.contextmanager
-def split_compile(entry: str, policy=None):
-    """Around the cold compile of ``entry`` (``batch`` or ``single``): first OURS here and
-    THEIRS in a helper process at once; when both are done, the body (the entry point, which
-    finds them compiled); then wait for the helper to compile the policy, if it is a
-    project's (else the caller compiles it).  Does nothing where it would not help.  The
+def split_compile(policy=None, also=None):
+    """Around the cold compile of an entry point (sim.fast.runner ``batch`` or ``single``):
+    first OURS (and ``also()``, the batch's parallel loop) here and THEIRS in a helper process
+    at once; when both are done, the body (the entry point, which finds them compiled); then
+    wait for the helper to compile the policy, if it is a project's (else the caller compiles
+    it).  Does nothing where it would not help.  The
     helper is stopped on an error or a Ctrl-C; if it fails, the entry point compiles what is
     missing itself."""
     proc = _helper(policy_ref(policy)) if _useful() else None
@@ -136,7 +127,9 @@ def split_compile(entry: str, policy=None):
         yield
         return
     try:
-        compile_half(OURS, entry)
+        compile_half(OURS)
+        if also is not None:
+            also()
         _ready(proc, WAIT_SECONDS)
         yield
         try:

@@ -8,7 +8,6 @@ and the caller returns at once.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import observation as O
 from sim.actions import A_DONE, A_MORE
@@ -25,7 +24,8 @@ from .layout import (K_DECISION, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD
                      S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY, S_FSUM, S_NZC,
                      S_NDOWN, S_NSTOP, S_NABIL,
                      T_PABILITY, T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
-                     ERR_TRACE_FULL, field, G_E, G_OBS, G_P, G_R, G_S, G_T)
+                     ERR_TRACE_FULL, G_E, G_OBS, G_P, G_R, G_S, G_T)
+from .numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -33,7 +33,7 @@ N_FIGHTING = 59
 
 
 # --- piles ---------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@lean_jit
 def shuffle_slice(R, a, start, n):
     """sim.rng shuffle of a[start:start+n] (already sorted by id), bottom first."""
     for i in range(n - 1, 0, -1):
@@ -43,7 +43,7 @@ def shuffle_slice(R, a, start, n):
         a[start + j] = t
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def push(S, P, obs, pile, card, zone):
     n = S[CNT + pile]
     P[pile, n] = card
@@ -51,14 +51,14 @@ def push(S, P, obs, pile, card, zone):
     obs[_ZONE + card] = zone
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def pop(S, P, pile):
     n = S[CNT + pile] - 1
     S[CNT + pile] = n
     return P[pile, n]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def remove_at(S, P, pile, i):
     """Remove P[pile, i] keeping the order of the others."""
     n = S[CNT + pile]
@@ -69,7 +69,7 @@ def remove_at(S, P, pile, i):
 
 # The fight pile is kept sorted by id (R4.5 lists, legal actions ascending), and the
 # observation's copy of it (FIGHT_LIST, padded with -1, and O_N_FIGHT) with it.
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_insert(S, P, obs, card):
     n = S[CNT + P_FIGHT]
     i = n
@@ -83,7 +83,7 @@ def fight_insert(S, P, obs, card):
     obs[O.O_N_FIGHT] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight_remove(S, P, obs, card):
     n = S[CNT + P_FIGHT]
     for i in range(n):
@@ -96,7 +96,7 @@ def fight_remove(S, P, obs, card):
             return
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_clear(S, obs):
     """The fight's cards have all left it."""
     for i in range(S[CNT + P_FIGHT]):
@@ -106,7 +106,7 @@ def fight_clear(S, obs):
 
 
 # --- the fight's running counts (layout S_FSUM .. S_NABIL), kept as its cards move and turn ---
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_in(S, obs, T, card, left):
     """``card`` joins the fight face up, not doubled (its used flag may be set, R4.5)."""
     S[S_FSUM] += T[T_VALUE, card]
@@ -120,7 +120,7 @@ def fight_in(S, obs, T, card, left):
         S[S_NABIL] += 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_up_out(S, obs, T, card):
     """Face-up ``card`` leaves the fight or turns face down (called before its flags and zone
     change)."""
@@ -137,7 +137,7 @@ def fight_up_out(S, obs, T, card):
         S[S_NABIL] -= 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_counts_clear(S):
     S[S_FSUM] = 0
     S[S_NZC] = 0
@@ -146,7 +146,7 @@ def fight_counts_clear(S):
     S[S_NABIL] = 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def in_pile(S, P, pile, card):
     for i in range(S[CNT + pile]):
         if P[pile, i] == card:
@@ -155,7 +155,7 @@ def in_pile(S, P, pile, card):
 
 
 # --- Robinson's deck: the derived counts of the observation (sim.observation) ---------------
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def deck_in(obs, T, card, stack):
     """``card`` joins robinson_stack (``stack``) or robinson_discard."""
     v = T[T_VALUE, card]
@@ -165,7 +165,7 @@ def deck_in(obs, T, card, stack):
         obs[O.O_STACK_VALUE + v - 1] += 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def stack_out(obs, T, card):
     """``card`` leaves robinson_stack (and the deck)."""
     v = T[T_VALUE, card]
@@ -176,7 +176,7 @@ def stack_out(obs, T, card):
 
 
 # --- trace ---------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def ev_room(S, E, need):
     """True if the trace is on and has room for ``need`` more slots."""
     if S[S_TRACE] == 0:
@@ -188,7 +188,7 @@ def ev_room(S, E, need):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ev4(S, E, code, a, b, c, d):
     if ev_room(S, E, 5):
         p = S[S_EPOS]
@@ -200,7 +200,7 @@ def ev4(S, E, code, a, b, c, d):
         S[S_EPOS] = p + 5
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ev_ability(S, E, card, ability, target, via, gained):
     """An ``ability`` event; returns its position (sort3 fills its detail later)."""
     if not ev_room(S, E, ABILITY_EV_W):
@@ -219,7 +219,7 @@ def ev_ability(S, E, card, ability, target, via, gained):
     return p
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ev_pile(S, P, E, pile):
     """Append count then the pile's cards, top first."""
     p = S[S_EPOS]
@@ -231,14 +231,14 @@ def ev_pile(S, P, E, pile):
 
 
 # --- observation and decisions ---------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def free_open(S, P, obs, T):
     """R4.2/R4.3/R6.4: a free card may be drawn now."""
     return (S[S_IN_FIGHT] != 0 and S[S_FREE_LEFT] > 0 and S[S_FREE_CLOSED] == 0
             and S[S_NSTOP] == 0)                     # no face-up aging_stop on the left
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def paid_cost(S, T):
     """R4.3, R9.5 extra_card_costs_2."""
     if S[S_IN_FIGHT] != 0 and S[S_IS_PIRATE] != 0 and T[T_PABILITY, S[S_OPP]] == PA_EXTRA_COSTS_2:
@@ -246,7 +246,7 @@ def paid_cost(S, T):
     return 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def sync_obs(S, P, obs, T, phase):
     """The scalars of the observation (zones, flags and the fight list are kept up to date
     as things move).
@@ -283,12 +283,12 @@ def sync_obs(S, P, obs, T, phase):
     obs[O.O_TURN] = S[S_TURN]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sync_now(gp, phase):
     sync_obs(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T), phase)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def wait_for(S, resume, n):
     """Stop at a decision: the legal actions are L[:n] (already written); ``step`` resumes at
     ``resume`` (layout RP_*).  The observation is synced once the game stops there
@@ -298,7 +298,7 @@ def wait_for(S, resume, n):
     return K_DECISION
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def phase_of(resume):
     """The observation phase (sim.observation PH_*) of the decision at a resume point."""
     if resume == RP_FIGHT:
@@ -320,7 +320,7 @@ def phase_of(resume):
     return O.PH_PIRATE                                                   # RP_PIRATE
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def wait_more(S, L, resume):
     """A done/more decision (R5.2, R5.6, R5.9)."""
     L[0] = A_DONE
@@ -329,7 +329,7 @@ def wait_more(S, L, resume):
 
 
 # --- life (R4.10, R5.1) ----------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pay_life(S, E, amount, reason):
     """Pay life to the reserve; without enough, pay what there is and lose (R4.10)."""
     life = S[S_LIFE]
@@ -344,14 +344,14 @@ def pay_life(S, E, amount, reason):
 
 
 # --- drawing (R4.2, R4.3, R7) ----------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def can_draw(S):
     """A card can be drawn, or trying reaches old age (R7.2, R7.3)."""
     return (S[CNT + P_RSTACK] > 0 or S[S_OPT_CONT] == 0 or S[CNT + P_RDISC] > 0
             or S[CNT + P_AGING] > 0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def reshuffle(S, P, obs, E, R, T):
     """R7.1/R7.2: top aging card (unseen) + robinson_discard become the new stack."""
     if S[CNT + P_AGING] > 0:
@@ -387,7 +387,7 @@ def reshuffle(S, P, obs, E, R, T):
         ev_pile(S, P, E, np.int64(P_RSTACK))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def take_top(S, P, obs, E, R, T):
     """Take the top Robinson card, reshuffling first if the stack is empty (R7.1); -1 if the
     game ended."""
@@ -405,7 +405,7 @@ def take_top(S, P, obs, E, R, T):
     return card
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def draw_into_fight(gp, left, reason, cost):
     """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10).
     (It takes the state pointer: a hot call, cheap with one argument instead of six arrays.)"""

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import cards as C
 from sim import observation as O
@@ -12,7 +11,7 @@ from .abilities import ability_usable, use_start
 from .core import (sync_now, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
                    fight_clear, fight_counts_clear, free_open, in_pile, paid_cost, pay_life,
                    push, wait_for)
-from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
+from .layout import (G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_RESUME, S_NLEGAL,
                      S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_TRACE,
                      P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED, S_CARDS_DRAWN, S_CAUSE,
@@ -22,6 +21,7 @@ from .layout import (field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_B
                      T_ABILITY, T_AGING, T_DCOST, T_HFREE, T_HV0, T_PABILITY, T_PFREE, T_PVALUE,
                      T_VALUE, EV_FIGHT_END, EV_FIGHT_START, LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW,
                      R_FREE, R_PAID)
+from .numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
@@ -29,7 +29,7 @@ _FLAGS = O.FLAGS
 _0, _R_FREE, _R_PAID = np.int64(0), np.int64(R_FREE), np.int64(R_PAID)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def _zeroed(S, k, c):
     for i in range(k):
         if S[S_ZERO0 + i] == c:
@@ -37,7 +37,7 @@ def _zeroed(S, k, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def zeroing(S, P, obs, T):
     """R6.2: each face-up aging_highest_zero card (by id) zeroes the face-up card with the
     highest positive printed value not zeroed yet; ties: a non-doubled one, then lowest id.
@@ -65,7 +65,7 @@ def zeroing(S, P, obs, T):
     S[S_NZERO] = k
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight_total(S, P, obs, T, SCR):
     """R4.6 with R5.3, R5.4, R6.2 and the pirate rules of R9.5."""
     zeroing(S, P, obs, T)
@@ -107,7 +107,7 @@ def fight_total(S, P, obs, T, SCR):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight_total_at(gp):
     """``fight_total`` of the game behind ``gp`` (a cheap call from inlined code: one pointer
     instead of five arrays, which the caller would load and keep first)."""
@@ -115,7 +115,7 @@ def fight_total_at(gp):
                        field(gp, G_SCR))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def total_now(gp, S, T):
     """``fight_total`` from the running counts (layout S_FSUM ..) when no card zeroes another
     (R6.2) and the pirate does not count half the cards (R9.5); else counted afresh."""
@@ -129,13 +129,13 @@ def total_now(gp, S, T):
     return total
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def sync_total(gp, S, obs, T):
     """The observation's fight total (sim.observation O_FIGHT_TOTAL; 0 outside a fight)."""
     obs[O.O_FIGHT_TOTAL] = total_now(gp, S, T) if S[S_IN_FIGHT] != 0 else 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def effective_value(S, T):
     """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
     if S[S_IS_PIRATE]:
@@ -149,7 +149,7 @@ def effective_value(S, T):
     return T[T_HV0 + st, S[S_OPP]]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_actions(gp, S, P, obs, T, L):
     """Legal actions in a fight (R4.3-R4.6, R9.3), ascending, into L; their number."""
     n = 0
@@ -181,7 +181,7 @@ def fight_actions(gp, S, P, obs, T, L):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def opponent_value_and_free(S, P, obs, T, opp, is_pirate):
     """R4.1 hazard value at this step; R9.2/R9.5 pirate value and free cards."""
     if not is_pirate:
@@ -201,7 +201,7 @@ def opponent_value_and_free(S, P, obs, T, opp, is_pirate):
     return T[T_PVALUE, opp], T[T_PFREE, opp]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight_begin(gp, opp, is_pirate):
     """R4.1: the fight against ``opp`` starts (its first decision follows, K_FIGHT)."""
     S, P, obs, E, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E), \
@@ -224,7 +224,7 @@ def fight_begin(gp, opp, is_pirate):
     return K_FIGHT
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_decision(gp):
     """R4.2-R4.6: wait for the next fight action; none legal (R9.4) ends the game."""
     S, P, obs, L, T = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L), \
@@ -240,7 +240,7 @@ def fight_decision(gp):
     return wait_for(S, RP_FIGHT, n)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_act(gp, a):
     """A fight action (R4.2, R4.3, R4.5, R4.6).  Inlined into machine._step (the most
     frequent decision)."""
@@ -262,7 +262,7 @@ def fight_act(gp, a):
     return K_FIGHT
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy_decision(gp):
     """R4.8: spend the destroy budget on face-up fight cards (1 or 2 each, R1.3); wait for
     the next choice, or go on with the fight's end when none is left."""
@@ -282,7 +282,7 @@ def destroy_decision(gp):
     return wait_for(S, RP_DESTROY, n)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy_act(gp, a):
     S, P, T = field(gp, G_S), field(gp, G_P), field(gp, G_T)
     if a == A_DONE:
@@ -295,7 +295,7 @@ def destroy_act(gp, a):
     return destroy_decision(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def end_fight_start(gp):
     """R4.6-R4.8: compare; after a loss that life can pay, the destroy choices first."""
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
@@ -323,7 +323,7 @@ def end_fight_start(gp):
     return end_fight_finish(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def end_fight_finish(gp):
     """R4.8-R4.9: the fight_end event, pay the loss, age, clear up (K_FIGHT_OVER)."""
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)

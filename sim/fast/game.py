@@ -12,7 +12,7 @@ from sim.rules import CAUSE_WON, PIRATES, RED
 from .core import deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice, wait_for
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
-                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, field, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
+                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
                      P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
                      S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
@@ -21,6 +21,7 @@ from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED,
                      EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
                      K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_PFIRST, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
+from .numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -29,7 +30,7 @@ VERY_STUPID = C.VERY_STUPID
 FIRST_DIFFICULT = C.AGING_DIFFICULT_IDS[0]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def stream_start(seed, game, which):
     """sim.rng engine (which=0) / policy (which=1) stream of game ``game``."""
     return nb_mix64(nb_mix64(np.uint64(seed)) + np.uint64(2 * game + which))
@@ -43,7 +44,7 @@ def alloc_state():
     return S, P, obs
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def reset(S, P, obs, level, opts, trace, debug):
     """A state ready for set_up.  The observation's card-table block (obs[CT:]) is kept: it
     depends on the table only, and is filled once per state (cardblock.fill_card_block)."""
@@ -64,7 +65,7 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.FIGHT_LIST:O.FIGHT_LIST + O.N_FIGHTING] = -1
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _override(S, P, D, k, pile):
     """Deal row k (count, ids top first; count -1 = not given) replaces a pile (sim.deal)."""
     n = D[k, 0]
@@ -75,7 +76,7 @@ def _override(S, P, D, k, pile):
     S[CNT + pile] = n
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def set_up(gp, D):
     """R2, shuffles always in this order; then the deal (if any) overrides stacks/pirates."""
     S, P, obs = field(gp, G_S), field(gp, G_P), field(gp, G_OBS)
@@ -143,7 +144,7 @@ def set_up(gp, D):
     _step_event(S, P, E)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _step_event(S, P, E):
     if ev_room(S, E, 40):
         p = S[S_EPOS]
@@ -153,7 +154,7 @@ def _step_event(S, P, E):
         ev_pile(S, P, E, np.int64(P_HSTACK))
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def start_step(gp, step):
     """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
     S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
@@ -172,7 +173,7 @@ def start_step(gp, step):
     _step_event(S, P, E)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def next_turn(gp):
     """R3.3 / R8.1: the next turn, starting the next step when the hazard stack is empty;
     after red, R8.2 the pirates.  Waits for the hazard (R3.1, R3.2) or pirate (R9.1) choice."""
@@ -185,7 +186,7 @@ def next_turn(gp):
     return hazard_turn(gp)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hazard_turn(gp):
     """R3.1 / R3.2: draw two hazards and wait for the choice of one, or of the last one (or
     skipping it)."""
@@ -210,7 +211,7 @@ def hazard_turn(gp):
     return wait_for(S, RP_HAZARD, 2)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hazard_act(gp, a):
     """The hazard chosen (or skip): the other goes to the hazard discard, the fight starts."""
     S, P, obs, E = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_E)
@@ -235,7 +236,7 @@ def hazard_act(gp, a):
     return K_TURN
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate_decision(gp):
     """R9.1: wait for the choice of the first pirate."""
     S, P, obs, L = field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_L)
@@ -245,7 +246,7 @@ def pirate_decision(gp):
     return wait_for(S, RP_PIRATE, 2)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate_fight(gp, pirate, then):
     """The fight against ``pirate``; ``then`` is fought next (-1: none, R9.1)."""
     S, E = field(gp, G_S), field(gp, G_E)
@@ -258,7 +259,7 @@ def pirate_fight(gp, pirate, then):
     return fight_begin(gp, pirate, S[S_STEP] == PIRATES)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate_act(gp, a):
     P = field(gp, G_P)
     p1, p2 = P[P_PIRATES, 0], P[P_PIRATES, 1]
@@ -267,7 +268,7 @@ def pirate_act(gp, a):
     return pirate_fight(gp, first, p2 if first == p1 else p1)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def after_fight(gp):
     """After a fight: the second pirate, or the game is won (R10.1), or the next turn."""
     S = field(gp, G_S)
@@ -282,7 +283,7 @@ def after_fight(gp):
     return K_TURN
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def compute_score(S, P, obs, T):
     """R10.3 (the fight's cards still count, except destroyed ones, R4.10)."""
     score = 0
@@ -303,7 +304,7 @@ def compute_score(S, P, obs, T):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def finish(gp):
     """The game is over (won, R10.1, or lost): R4.10 an undefeated hazard, R10.3 the score,
     the game_end event; no decision is left."""
@@ -326,7 +327,7 @@ def finish(gp):
     obs[O.O_PHASE] = O.PH_NONE
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def write_row(S, P, row, game):
     row[K_LEVEL] = S[S_LEVEL]
     row[K_GAME] = game

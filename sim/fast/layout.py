@@ -12,19 +12,15 @@ A game's state is a handful of preallocated int64 arrays (allocated once per gam
 Card tables travel as one int64 array ``T[row, card]`` (rows below), never as globals, so a
 cached compilation can never see stale card data.
 
-The engine is compiled without Numba's reference counting (``_nrt=False``: it allocates
-nothing, so an array use costs no incref/decref call), and its functions take one pointer to
-the state tuple (``address_of``, read with ``field``) instead of the tuple itself, which Numba
-would pass as ~90 flattened words per call.
+The engine is compiled without Numba's reference counting (``numba_wall.lean_jit``: it
+allocates nothing, so an array use costs no incref/decref call), and its functions take one
+pointer to the state tuple (``numba_wall.address_of``, read with ``numba_wall.field``) instead
+of the tuple itself, which Numba would pass as ~90 flattened words per call.
 """
 from __future__ import annotations
 
 import numpy as np
-import numba
 from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from sim import cards as C
 
@@ -120,54 +116,17 @@ G_TYPE = types.Tuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64
 # the engine's functions take a pointer to it (one argument instead of ~90 flattened words)
 G_PTR = types.CPointer(G_TYPE)
 # ... and so does the policy as the engine calls it: decide inlined into an ``ask(gp)``
-# (sim.fast.api.policy_function), which reads the observation, the legal actions, the
+# (sim.fast.ask.policy_function), which reads the observation, the legal actions, the
 # parameters and the policy stream from the state (a call passes one word, not ~30)
 POLICY_SIG = types.int64(G_PTR)
 POLICY_TYPE = types.FunctionType(POLICY_SIG)
 
-
-if numba.config.DISABLE_JIT:        # plain Python (coverage runs): the same game, slowly
-    def address_of(g):
-        return [g]
-
-    def field(gp, k):
-        return gp[0][k]
-else:
-    @intrinsic
-    def address_of(typingctx, g):
-        """A pointer to the state tuple ``g``, stored in the caller's frame (G_PTR): the
-        engine's functions take this one pointer instead of the tuple's ~90 flattened words.
-        Valid while the calling function runs (its arrays must stay alive, runner.keep_alive)."""
-        if not isinstance(g, types.BaseTuple):
-            return None
-
-        def codegen(context, builder, sig, args):
-            return cgutils.alloca_once_value(builder, args[0])
-        return types.CPointer(g)(g), codegen
-
-    @intrinsic
-    def field(typingctx, gp, k):
-        """``g[k]`` read through the state pointer: loads that one array's data pointer and
-        shape, not the tuple.  The rest of the array structure is constant: C-contiguous
-        strides (as Numba itself assumes for a 'C' array) and no meminfo or parent (the
-        engine counts no references), so a call that passes the array on loads nothing more."""
-        if not isinstance(gp, types.CPointer) or not isinstance(k, types.IntegerLiteral):
-            return None
-        idx = k.literal_value
-        aryty = gp.dtype[idx]
-        itemsize = aryty.dtype.bitwidth // 8
-
-        def codegen(context, builder, sig, args):
-            src = context.make_array(aryty)(context, builder,
-                                            ref=cgutils.gep_inbounds(builder, args[0], 0, idx))
-            shape = cgutils.unpack_tuple(builder, src.shape, aryty.ndim)
-            stride = context.get_constant(types.intp, itemsize)
-            strides = []
-            for n in reversed(shape):
-                strides.insert(0, stride)
-                stride = builder.mul(stride, n)
-            out = context.make_array(aryty)(context, builder)
-            populate_array(out, data=src.data, shape=shape, strides=strides, itemsize=itemsize,
-                           meminfo=None)
-            return out._getvalue()
-        return aryty(gp, k), codegen
+# the type of each argument of the jitted entry points, by its name (numba_wall.signature_of)
+_I = types.int64
+ARG_TYPES = {"S": A_I64, "P": A_I64_2, "obs": A_I64, "L": A_I64, "E": A_I64, "SCR": A_I64,
+             "T": A_I64_2, "R": A_U64, "PR": A_U64, "prm": A_F64, "DOBS": A_I64_2,
+             "DLEG": A_I64_2, "D": A_I64_2, "f": POLICY_TYPE, "level": _I, "seed": _I,
+             "first_game": _I, "n_games": _I, "start": _I, "stop": _I, "game": _I,
+             "opts": A_I64, "out": A_I64_2, "row": A_I64, "agg": A_I64, "aggs": A_I64_2,
+             "summary": types.boolean, "sp": A_F64, "sr0": types.uint64, "LOG": A_I64_2,
+             "NLOG": A_I64}

@@ -16,13 +16,12 @@ loop are inlined (LLVM does not inline Numba functions that take arrays), each a
 sites: ``carry_on`` holds the fight decision and the observation sync once, and the bodies of
 ``start``, ``step`` and ``play_out`` (``_start``, ``_step``, ``_play_out``) are inlined into
 the batch and single-game entry points (sim.fast.runner), which link the engine once.  Those
-bodies are for callers compiled without reference counting (``_nrt=False``), like the rest of
-the engine.
+bodies are for callers compiled without reference counting (``numba_wall.lean_jit``), like
+the rest of the engine.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import observation as O
 from sim.cards import AGING_DIFFICULT_IDS, HAZARD_IDS
@@ -32,7 +31,7 @@ from .abilities import (copy_act, more_act, sort_discard_act, sort_order_act, so
 from .fight import destroy_act, fight_act, fight_decision, sync_total
 from .game import (after_fight, finish, hazard_act, next_turn, pirate_act, reset, set_up,
                    stream_start)
-from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
+from .layout import (CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, K_TURN, P_AGING, P_HSTACK,
                      P_RSTACK, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD, RP_MORE_BELOW,
                      RP_MORE_DRAW2, RP_PIRATE, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
@@ -41,13 +40,14 @@ from .layout import (field, CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_
                      S_PEND_CARD, S_RESUME, S_SORT_EV, S_TRACE)
 from .cardblock import fill_card_block
 from .core import phase_of, shuffle_slice, sync_obs
+from .numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 FIRST_DIFFICULT = AGING_DIFFICULT_IDS[0]
 FIRST_HAZARD = HAZARD_IDS[0]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def carry_on(gp, k):
     """Follow the continuation ``k`` of a rule step to the next decision (and sync the
     observation for it, once) or to the game's end."""
@@ -68,7 +68,7 @@ def carry_on(gp, k):
         k = fight_decision(gp) if k == K_FIGHT else between_fights(gp, k)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def between_fights(gp, k):
     """K_FIGHT_OVER or K_TURN: after_fight or next_turn, and the continuation they return (one
     call site in carry_on for both: each call site costs carry_on a return slot to clear at
@@ -76,13 +76,13 @@ def between_fights(gp, k):
     return after_fight(gp) if k == K_FIGHT_OVER else next_turn(gp)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def _start(gp, D):
     set_up(gp, D)
     carry_on(gp, np.int64(K_TURN))          # a plain int64: one compiled carry_on
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def start(gp, D):
     """R2 on a reset state whose streams are set: set up and wait at the first decision (the
     observation's card-table block is filled here too; the batch runner, playing many games
@@ -91,7 +91,7 @@ def start(gp, D):
     _start(gp, D)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def new_game(gp, level, seed, game, opts, D):
     """R2: set up game ``game`` of master seed ``seed`` (sim.rng streams; ``D`` a deal as in
     sim.fast.api, or a 1x1 array for none) and carry it to its first decision.  The trace
@@ -104,14 +104,14 @@ def new_game(gp, level, seed, game, opts, D):
     _start(gp, D)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def observe(gp):
     """(observation, legal actions, their number): the legal actions are ``L[:n]``, ascending;
     ``n`` is 0 once the game has ended."""
     return field(gp, G_OBS), field(gp, G_L), field(gp, G_S)[S_NLEGAL]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def is_legal(gp, action):
     S, L = field(gp, G_S), field(gp, G_L)
     for i in range(S[S_NLEGAL]):
@@ -120,7 +120,7 @@ def is_legal(gp, action):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def step(gp, action):
     """Play ``action`` at the decision the game waits for and carry the game on to the next
     decision (or its end).  An illegal action ends the game with an error (S_ERR); a step
@@ -128,7 +128,7 @@ def step(gp, action):
     _step(gp, action)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def _step(gp, action):
     S = field(gp, G_S)
     if S[S_ENDED] != 0:
@@ -166,14 +166,14 @@ def _step(gp, action):
     carry_on(gp, k)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def play_out(gp, f):
     """The batch loop: observe, ask the policy ``f`` (layout.POLICY_SIG), step, to the end.
     With S_DEBUG every decision's observation and legal actions are recorded (DOBS, DLEG)."""
     _play_out(gp, f)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def _play_out(gp, f):
     S = field(gp, G_S)
     while S[S_ENDED] == 0:
@@ -185,7 +185,7 @@ def _play_out(gp, f):
         _step(gp, f(gp))
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def record(gp, n):
     """Append the observation and the legal actions to DOBS/DLEG; False when full."""
     S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
@@ -203,7 +203,7 @@ def record(gp, n):
 
 
 # --- copies (R1.4) ------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@lean_jit
 def clone_into(src, dst):
     """Copy the game behind ``src`` into the (allocated) state behind ``dst``: scalars, piles,
     observation, legal actions, both random streams, and the trace written so far when the
@@ -234,7 +234,7 @@ def clone_into(src, dst):
                 E1[i] = E0[i]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def resample_hidden(gp, rng):
     """Redraw, in place, every order the player cannot know (R1.4), uniformly and consistent
     with what it can know; then restart the engine's stream from ``rng`` (future reshuffles are
@@ -287,7 +287,7 @@ def resample_hidden(gp, rng):
     field(gp, G_R)[0] = nb_next(rng)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def resample_into(src, dst, rng):
     """``clone_into`` then ``resample_hidden``: a determinization of the game for a search."""
     clone_into(src, dst)

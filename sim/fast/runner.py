@@ -2,7 +2,7 @@
 
 The entry points are compiled with explicit signatures whose policy argument is
 ``layout.POLICY_TYPE`` (a first-class function type): one cached compilation serves every
-policy compiled with ``layout.POLICY_SIG`` (see ``sim.fast.policy_function``).  They are made
+policy compiled with ``layout.POLICY_SIG`` (see ``sim.fast.ask``).  They are made
 on first use, so importing ``sim.fast`` compiles nothing.
 """
 from __future__ import annotations
@@ -13,75 +13,12 @@ import numpy as np
 from numba import njit, prange, types
 
 from .cardblock import fill_card_block
+from .compile_ahead import split_compile
 from .game import alloc_state, reset, stream_start, write_row
+from .layout import ARG_TYPES, L_SIZE, N_ROW, SCR_SIZE
 from .machine import _play_out, _start, new_game, resample_hidden, step
-from .layout import (address_of, A_F64, A_I64, A_I64_2, A_U64, L_SIZE, N_ROW, POLICY_TYPE,
-                     SCR_SIZE, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
-                     K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_ERR, K_GAME)
-
-# --- summary layout (flat int64 vector per block, summed) ------------------------------------
-SCORE_MIN, SCORE_MAX = -250, 350            # fixed histogram bins of width 1, ends clamped
-N_BINS = SCORE_MAX - SCORE_MIN + 1
-(G_GAMES, G_WINS, G_ERRORS, G_FIRST_ERROR) = range(4)
-G_CAUSE = 4                                  # 4 causes
-G_STEP = 8                                   # 4 steps reached
-G_SUM_SCORE, G_SUM_LIFE, G_SUM_TURNS, G_SUM_AGING, G_SUM_DESTROYED, G_SUM_BEATEN = range(12, 18)
-G_FW = 18                                    # fights won green/yellow/red
-G_FL = 21                                    # fights lost green/yellow/red
-G_PIR_GAMES = 24                             # 10 pirates
-G_PIR_WINS = 34
-G_PIR_BEATEN = 44
-G_PAIR_GAMES = 54                            # 10 x 10 (lower id first)
-G_PAIR_WINS = 154
-G_HIST = 254
-AGG_SIZE = G_HIST + N_BINS
-FIRST_PIRATE = 59
-
-
-@njit(cache=True)
-def keep_alive(*arrays):
-    """A use of arrays after the last use of a pointer to them (Numba frees a variable's
-    array right after the variable's last use, and ``address_of`` does not count)."""
-    return None
-
-
-@njit(cache=True, _nrt=False)
-def _aggregate(row, agg):
-    agg[G_GAMES] += 1
-    won = row[K_WON]
-    agg[G_WINS] += won
-    if row[K_ERR] != 0:
-        agg[G_ERRORS] += 1
-        if agg[G_FIRST_ERROR] < 0 or row[K_GAME] < agg[G_FIRST_ERROR]:
-            agg[G_FIRST_ERROR] = row[K_GAME]
-    agg[G_CAUSE + row[K_CAUSE]] += 1
-    agg[G_STEP + row[K_STEP]] += 1
-    agg[G_SUM_SCORE] += row[K_SCORE]
-    agg[G_SUM_LIFE] += row[K_LIFE]
-    agg[G_SUM_TURNS] += row[K_TURNS]
-    agg[G_SUM_AGING] += row[K_AGING]
-    agg[G_SUM_DESTROYED] += row[K_DESTROYED]
-    agg[G_SUM_BEATEN] += row[K_P1B] + row[K_P2B]
-    for k in range(3):
-        agg[G_FW + k] += row[K_FWG + k]
-        agg[G_FL + k] += row[K_FLG + k]
-    a = row[K_P1] - FIRST_PIRATE
-    b = row[K_P2] - FIRST_PIRATE
-    agg[G_PIR_GAMES + a] += 1
-    agg[G_PIR_GAMES + b] += 1
-    agg[G_PIR_WINS + a] += won
-    agg[G_PIR_WINS + b] += won
-    agg[G_PIR_BEATEN + a] += row[K_P1B]
-    agg[G_PIR_BEATEN + b] += row[K_P2B]
-    lo, hi = min(a, b), max(a, b)
-    agg[G_PAIR_GAMES + 10 * lo + hi] += 1
-    agg[G_PAIR_WINS + 10 * lo + hi] += won
-    s = row[K_SCORE]
-    if s < SCORE_MIN:
-        s = SCORE_MIN
-    if s > SCORE_MAX:
-        s = SCORE_MAX
-    agg[G_HIST + s - SCORE_MIN] += 1
+from .numba_wall import address_of, has_cached_code, lean_jit, signature_of
+from .summary import G_FIRST_ERROR, aggregate
 
 
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
@@ -108,7 +45,7 @@ def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, s
         _play_out(gp, f)
         if summary:
             write_row(S, P, row, game)
-            _aggregate(row, agg)
+            aggregate(row, agg)
         else:
             write_row(S, P, out[i], game)
 
@@ -135,50 +72,41 @@ def _batch_py(block, f, T, prm, level, seed, first_game, n_games, opts, out, agg
 
 
 def _new_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, level, seed, game, opts):
-    """machine.new_game on one state (sim.game.Game); S_TRACE/S_DEBUG as set in S."""
+    """machine.new_game on one state (sim.play.Game); S_TRACE/S_DEBUG as set in S."""
     new_game(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), level, seed, game,
              opts, D)
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D)
 
 
 def _step_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, action):
     step(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), action)
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
 
 
 def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
     resample_hidden(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), rng)
-    keep_alive(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
 
 
-_I = types.int64
-_SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
-                         A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2)
-_BLOCK_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, _I, A_I64, A_I64_2, A_I64,
-                        types.boolean, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_U64, A_U64,
-                        A_I64_2, A_I64_2, A_I64_2, A_I64)
+_SINGLE_SIG = signature_of(_single_py, ARG_TYPES)
+_BLOCK_SIG = signature_of(_block_py, ARG_TYPES)
 BLOCK_TYPE = types.FunctionType(_BLOCK_SIG)
-_BATCH_SIG = types.void(BLOCK_TYPE, POLICY_TYPE, A_I64_2, A_F64, _I, _I, _I, _I, A_I64, A_I64_2,
-                        A_I64_2)
+_BATCH_SIG = signature_of(_batch_py, dict(ARG_TYPES, block=BLOCK_TYPE))
 _entries: dict = {}
 
 
 def entry(name: str, policy=None):
-    """The compiled entry point ``single``, ``batch`` or, for sim.game.Game, ``new``, ``step``,
+    """The compiled entry point ``single``, ``batch`` or, for sim.play.Game, ``new``, ``step``,
     ``resample`` (made on first use).  A cold compile of ``single`` or ``batch`` compiles half
     of the engine, and ``policy``, in a helper process meanwhile (sim.fast.compile_ahead)."""
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
-            with _split(_single_py, name, policy):
-                fn = njit(_SINGLE_SIG, cache=True, _nrt=False)(_single_py)
+            with _split(_single_py, policy):
+                fn = lean_jit(_single_py, sig=_SINGLE_SIG)
         elif name in ("new", "step", "resample"):
-            fn = njit(cache=True, _nrt=False)({"new": _new_py, "step": _step_py,
-                                   "resample": _resample_py}[name])
+            fn = lean_jit({"new": _new_py, "step": _step_py, "resample": _resample_py}[name])
         elif name == "batch":
-            with _split(_block_py, name, policy):
-                block = njit(_BLOCK_SIG, cache=True, _nrt=False)(_block_py)
-            batch = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
+            with _split(_block_py, policy, _batch_jit):
+                block = lean_jit(_block_py, sig=_BLOCK_SIG)
+            batch = _batch_jit()
 
             def fn(*args, _block=block, _batch=batch):
                 return _batch(_block, *args)
@@ -188,10 +116,13 @@ def entry(name: str, policy=None):
     return fn
 
 
-def _split(py, name, policy):
-    """Around a cold compile of ``name``: two cores (sim.fast.compile_ahead)."""
-    from sim.numba_cache import has_cached_code
+def _batch_jit():
+    """The batch's parallel loop (it does not depend on the rest: compiled beside it)."""
+    return njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
+
+
+def _split(py, policy, also=None):
+    """Around a cold compile of ``py``: two cores (sim.fast.compile_ahead)."""
     if has_cached_code(py):
         return contextlib.nullcontext()
-    from .compile_ahead import split_compile
-    return split_compile(name, policy)
+    return split_compile(policy, also)

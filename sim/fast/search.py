@@ -27,12 +27,11 @@ from numba import njit, prange, types
 from sim import observation as O
 from sim.rng import nb_mix64, nb_next
 from .game import alloc_state, finish, reset, stream_start, write_row
-from .layout import (address_of, field, A_F64, A_I64, A_I64_2, A_U64, ERR_DEBUG_FULL, G_L, G_OBS,
-                     G_PR, G_S, L_SIZE, POLICY_TYPE, SCR_SIZE, S_DEBUG, S_DECISIONS,
-                     S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
+from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE, SCR_SIZE,
+                     S_DEBUG, S_DECISIONS, S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
 from .machine import (clone_into, play_out, record, resample_hidden, start as start_game,
                       step)
-from .runner import keep_alive
+from .numba_wall import address_of, field, lean_jit, signature_of
 
 # --- search parameters (sp) and decision kinds ---------------------------------------------
 SP_ROLLOUTS, SP_MARGIN, SP_KINDS, SP_BUDGET, SP_PRUNE = range(5)
@@ -55,7 +54,7 @@ LOG_W = LG_OBS + N_LOG_OBS
 LOG_CAP = 400                     # searched decisions logged per game at most
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def kind_bit(phase):
     """The decision kind (KIND_NAMES index) of an observation phase."""
     if phase == O.PH_HAZARD:
@@ -73,13 +72,13 @@ def kind_bit(phase):
     return KB_SORT
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def search_stream(seed, game):
     """The search's stream of game ``game``: salted from its engine stream's start."""
     return nb_mix64(stream_start(seed, game, np.int64(0)) ^ SEARCH_SALT)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def _rollout(dp, tp, f, action):
     """Play ``action`` on a copy of the determinization, then the base policy to the end."""
     clone_into(dp, tp)
@@ -88,7 +87,7 @@ def _rollout(dp, tp, f, action):
     return field(tp, G_S)[S_WON]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _prune(k, K, bi, n, wins, up, alive, margin, z):
     """Drop candidates that cannot (or, with z > 0, are unlikely to) end ``margin`` wins
     above the base choice ``bi`` after the K - k - 1 continuations left; returns how many
@@ -123,7 +122,7 @@ def _prune(k, K, bi, n, wins, up, alive, margin, z):
     return left, last
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
     """The searched action at the decision ``gp`` waits for (module docstring).  ``W``:
     int64[5, L_SIZE] scratch (candidates, wins, rollouts, alive, wins where the base lost);
@@ -197,7 +196,7 @@ def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
     return cand[chosen]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row):
     """The search player's action at the current decision: the only legal one, the base
     policy's where the kind is not searched, else ``search_decision``'s.  Returns (action,
@@ -213,7 +212,7 @@ def choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row):
     return search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row), True
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def search_play(gp, dp, tp, f, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
     """Play the game behind ``gp`` to its end with the search player; searched decisions
     are logged to LOG[slot * cap + j] (j < cap; NLOG[slot] counts them, also past cap)
@@ -240,24 +239,30 @@ def _scratch(T, prm):
             prm, np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
 
 
+# The functions below allocate (reference counting on) and hand the states to a lean_jit
+# function, which takes their pointers (numba_wall.address_of): the states are its arguments,
+# alive until it returns.
+
 @njit(cache=True)
 def _one_game(f, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, cap):
     """Game ``game`` of ``seed`` with the search player; its result row into ``outrow``."""
-    g = _scratch(T, prm)
-    d = _scratch(T, prm)
-    t = _scratch(T, prm)
-    W = np.zeros((5, L_SIZE), np.int64)
-    rk = np.zeros(1, np.uint64)
+    _search_game(_scratch(T, prm), _scratch(T, prm), _scratch(T, prm), f, sp, level, seed,
+                 game, opts, outrow, np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64),
+                 LOG, NLOG, slot, cap, np.zeros((1, 1), np.int64))
+
+
+@lean_jit
+def _search_game(g, d, t, f, sp, level, seed, game, opts, outrow, W, rk, LOG, NLOG, slot, cap,
+                 D):
     S, P, obs = g[0], g[1], g[2]
     reset(S, P, obs, level, opts, 0, 0)
     g[7][0] = stream_start(seed, game, np.int64(0))
     g[8][0] = stream_start(seed, game, np.int64(1))
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
-    start_game(gp, np.zeros((1, 1), np.int64))
+    start_game(gp, D)
     search_play(gp, dp, tp, f, sp, search_stream(seed, game), W, rk, LOG, NLOG, slot, cap,
                 game)
     write_row(S, P, outrow, game)
-    keep_alive(g, d, t, W, rk)
 
 
 def _batch_py(f, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, NLOG):
@@ -271,12 +276,14 @@ def _batch_py(f, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, N
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, sp, sr0):
     """One game on a reset state whose streams are set (sim.fast.api.play_fast: trace,
     decision record)."""
-    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
-    d = _scratch(T, prm)
-    t = _scratch(T, prm)
-    W = np.zeros((5, L_SIZE), np.int64)
-    rk = np.zeros(1, np.uint64)
-    LOG = np.zeros((1, 1), np.int64)
+    _single_game((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
+                 _scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
+                 np.zeros(1, np.uint64), np.zeros((1, 1), np.int64), D)
+
+
+@lean_jit
+def _single_game(g, d, t, f, sp, sr0, W, rk, LOG, D):
+    S = g[0]
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
     start_game(gp, D)
     while S[S_ENDED] == 0:
@@ -287,31 +294,27 @@ def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, sp, sr0):
             break
         a, _ = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, -1)
         step(gp, a)
-    keep_alive(g, d, t, W, rk, LOG, D)
 
 
 def _decide_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f, sp, sr0, LOG):
-    """The search player's action at the state's decision (sim.game.Game); LOG (1 x LOG_W,
+    """The search player's action at the state's decision (sim.play.Game); LOG (1 x LOG_W,
     or 1 x 1 for none) receives the log row of a searched decision.  Returns the action,
     or -1 - action when the decision was searched."""
-    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
-    d = _scratch(T, prm)
-    t = _scratch(T, prm)
-    W = np.zeros((5, L_SIZE), np.int64)
-    rk = np.zeros(1, np.uint64)
+    return _decision((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
+                     _scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
+                     np.zeros(1, np.uint64), LOG)
+
+
+@lean_jit
+def _decision(g, d, t, f, sp, sr0, W, rk, LOG):
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
     a, searched = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, 0 if LOG.shape[1] > 1 else -1)
-    keep_alive(g, d, t, W, rk, LOG)
     return -1 - a if searched else a
 
 
-_I = types.int64
-_BATCH_SIG = types.void(POLICY_TYPE, A_I64_2, A_F64, A_F64, _I, _I, _I, _I, A_I64, A_I64_2,
-                        A_I64_2, A_I64)
-_SINGLE_SIG = types.void(POLICY_TYPE, A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64,
-                         A_U64, A_F64, A_I64_2, A_I64_2, A_I64_2, A_F64, types.uint64)
-_DECIDE_SIG = types.int64(A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64,
-                          A_F64, A_I64_2, A_I64_2, POLICY_TYPE, A_F64, types.uint64, A_I64_2)
+_BATCH_SIG = signature_of(_batch_py, ARG_TYPES)
+_SINGLE_SIG = signature_of(_single_py, ARG_TYPES)
+_DECIDE_SIG = signature_of(_decide_py, ARG_TYPES, types.int64)
 _entries: dict = {}
 
 

@@ -19,8 +19,9 @@ from sim import observation as O
 from sim.actions import action_name
 from sim.rng import engine_stream_start, mix64
 from . import search as X
+from .ask import policy_function
 from .layout import N_ROW
-from . import runner
+from .summary import G_FIRST_ERROR, aggregate
 
 LOG_GAMES = 16          # games per jitted call while logging (the log buffer's size)
 LOG_COLUMNS = {"level": "int8", "game": "int64", "decision": "int32", "phase": "category",
@@ -36,7 +37,7 @@ def search_stream(seed: int, game: int) -> int:
 
 
 def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
-    """runner's batch entry for a search policy (same arguments): rows into ``out``, or,
+    """sim.fast.runner's batch entry for a search policy (same arguments): rows into ``out``, or,
     when ``out`` has one column, their aggregate into ``aggs[0]`` (the others zeroed)."""
     n = int(n_games)
     summary = out.shape[1] == 1
@@ -55,9 +56,9 @@ def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
             policy.log.append(log_frame(level, LOG, NLOG, X.LOG_CAP))
     if summary:
         aggs[:] = 0
-        aggs[:, runner.G_FIRST_ERROR] = -1
+        aggs[:, G_FIRST_ERROR] = -1
         for r in rows:
-            runner._aggregate(r, aggs[0])
+            aggregate(r, aggs[0])
 
 
 def single(policy, f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
@@ -72,7 +73,6 @@ def decide_at(policy, game, log: bool = False):
     """The search player's action at the decision a ``sim.Game`` waits for (the batch's
     decision there: same streams); with ``log`` also that decision's log row (a dict, None
     when the decision was not searched)."""
-    from sim.fast.api import policy_function
     arrays = list(game._arrays())
     arrays[9] = policy.base_params()
     LOG = np.zeros((1, X.LOG_W) if log else (1, 1), np.int64)

@@ -58,10 +58,10 @@ def compile_notice(policy, quiet=False) -> float | None:
 
 def _policy_compile_note(policy) -> str:
     """The project's policies are cached on disk; a user's function is compiled in every
-    process (sim.fast.api._project_source)."""
-    from sim.fast.api import _project_source
+    process (sim.numba_cache.is_project_source)."""
+    from sim.numba_cache import is_project_source
     decide = getattr(policy, "decide", policy)
-    if _project_source(getattr(decide, "py_func", decide)):
+    if is_project_source(getattr(decide, "py_func", decide)):
         return "first run only, a few seconds"
     return "a few seconds (a policy file is compiled in every run)"
 

@@ -80,7 +80,7 @@ class Chunk:
 
 def play_chunk(chunk: Chunk, threads=None):
     """Play one chunk: its result columns (dict of int64 arrays, sim.fast.COLUMNS) or its
-    aggregate vector (sim.fast.runner.AGG_SIZE int64, summed over disjoint chunks)."""
+    aggregate vector (sim.fast.summary.AGG_SIZE int64, summed over disjoint chunks)."""
     s = chunk.setup
     if chunk.engine == "reference":
         from sim.reference import play_batch

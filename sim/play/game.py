@@ -46,7 +46,7 @@ def _policy(policy):
     """(the Policy, its compiled decide or None for a searching player, its parameters) of a
     policy name or policies.Policy."""
     from policies import load_policy
-    from sim.fast.api import decide_function
+    from sim.fast.ask import decide_function
     hit = _POLICIES.get(policy) if isinstance(policy, str) else None
     if hit is None:
         pol = load_policy(policy)
