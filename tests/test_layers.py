@@ -46,13 +46,6 @@ LAYERS = {
 # event (tests/test_differential.py), so neither may lean on the other.
 APART = [("sim.reference*", "sim.fast*")]
 
-# Known violations, in files being rewritten elsewhere (issue 28): module -> its bad edges.
-# Delete an entry once the file is fixed (until then its strict xfail reports XPASS).
-BAD_IMPORTS: dict = {}
-_FAST_LOOP = ("sim.fast: sim/fast/api.py:24 api -> runner, sim/fast/runner.py:196 runner -> "
-              "compile_ahead, sim/fast/compile_ahead.py:68 compile_ahead -> runner, "
-              "sim/fast/compile_ahead.py:78 and :86 compile_ahead -> api")
-ON_A_CYCLE = {m: _FAST_LOOP for m in ("sim.fast.api", "sim.fast.runner", "sim.fast.compile_ahead")}
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sim", "policies")
@@ -169,12 +162,6 @@ def cycles() -> list[list[str]]:
     return out
 
 
-def _known(table: dict, module: str):
-    if module in table:
-        return pytest.param(module, marks=pytest.mark.xfail(strict=True, reason=table[module]))
-    return module
-
-
 @pytest.mark.parametrize("module, statement, target", [
     ("sim.fast.api", "from ..rules import Options", "sim.rules"),
     ("sim.lab", "from . import stats", "sim.lab.stats"),          # in a package's __init__
@@ -200,14 +187,14 @@ def test_every_module_has_exactly_one_layer():
     assert all(any(fnmatch(m, p) for m in MODULES) for p in LAYERS), "a LAYERS pattern names nothing"
 
 
-@pytest.mark.parametrize("module", [_known(BAD_IMPORTS, m) for m in MODULES])
+@pytest.mark.parametrize("module", list(MODULES))
 def test_imports_run_down(module):
     """No import reaches a higher layer, or across groups kept APART."""
     bad = [e for e in edges_of(module) if not allowed(e)]
     assert not bad, "imports against the layers:\n  " + "\n  ".join(e.describe() for e in bad)
 
 
-@pytest.mark.parametrize("module", [_known(ON_A_CYCLE, m) for m in MODULES])
+@pytest.mark.parametrize("module", list(MODULES))
 def test_no_import_cycle(module):
     """No module imports itself back round a loop (function-level imports count)."""
     mine = [c for c in cycles() if module in c]

@@ -28,7 +28,7 @@ import sys
 from numba import types
 
 from sim.numba_cache import ROOT, is_project_source
-from . import abilities, core, fight, game, machine, summary
+from . import abilities, core, fight, game, machine, sort3, summary
 from .ask import policy_function, py_of
 from .layout import A_I64, A_I64_2, G_PTR
 from .numba_wall import cache_lock_installed, has_cached_code
@@ -46,9 +46,9 @@ THEIRS = ((fight.end_fight_start, (G_PTR,)),
           (game.hazard_act, (G_PTR, _I)),
           (abilities.target_act, (G_PTR, _I)),
           (fight.destroy_act, (G_PTR, _I)),
-          (abilities.sort_take_act, (G_PTR, _I)),
-          (abilities.sort_discard_act, (G_PTR, _I)),
-          (abilities.sort_order_act, (G_PTR, _I)),
+          (sort3.sort_take_act, (G_PTR, _I)),
+          (sort3.sort_discard_act, (G_PTR, _I)),
+          (sort3.sort_order_act, (G_PTR, _I)),
           (abilities.copy_act, (G_PTR, _I)),
           (abilities.more_act, (G_PTR, _I, _B, _I)),
           (game.pirate_act, (G_PTR, _I)))

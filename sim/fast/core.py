@@ -19,12 +19,13 @@ from .layout import (K_DECISION, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD
                      RP_MORE_BELOW, RP_MORE_DRAW2, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
                      RP_TARGET, S_RESUME, S_NLEGAL, S_KB, CNT,
                      P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_BEATEN, P_RDISC, P_HDISC, S_LIFE,
-                     S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_ERR, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT,
-                     S_FREE_CLOSED, S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET,
-                     S_STEP, S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY, S_FSUM, S_NZC,
-                     S_NDOWN, S_NSTOP, S_NABIL,
-                     T_PABILITY, T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_ABILITY, EV_LIFE, ABILITY_EV_W,
-                     ERR_TRACE_FULL, G_E, G_OBS, G_P, G_R, G_S, G_T)
+                     S_MAXLIFE, S_OVER, S_CAUSE, S_TRACE, S_EPOS, S_KT, S_IN_FIGHT, S_OPP, S_IS_PIRATE, S_FVALUE, S_FREE_LEFT, S_FREE_CLOSED,
+                     S_STEP_MINUS, S_CARDS_DRAWN, S_PEND_CARD, S_PEND_AB, S_DBUDGET, S_STEP,
+                     S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY, S_FSUM, S_NZC, S_NDOWN,
+                     S_NSTOP, S_NABIL, T_PABILITY,
+                     T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_LIFE, G_E, G_OBS, G_P,
+                     G_R, G_S, G_T)
+from .events import ev4, ev_ability, ev_pile, ev_room
 from .numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
@@ -173,61 +174,6 @@ def stack_out(obs, T, card):
     obs[O.O_DECK_SUM] -= v
     if v > 0:
         obs[O.O_STACK_VALUE + v - 1] -= 1
-
-
-# --- trace ---------------------------------------------------------------------------------
-@lean_jit(inline=True)
-def ev_room(S, E, need):
-    """True if the trace is on and has room for ``need`` more slots."""
-    if S[S_TRACE] == 0:
-        return False
-    if S[S_EPOS] + need >= E.shape[0]:
-        S[S_ERR] = ERR_TRACE_FULL
-        S[S_OVER] = 1
-        return False
-    return True
-
-
-@lean_jit
-def ev4(S, E, code, a, b, c, d):
-    if ev_room(S, E, 5):
-        p = S[S_EPOS]
-        E[p] = code
-        E[p + 1] = a
-        E[p + 2] = b
-        E[p + 3] = c
-        E[p + 4] = d
-        S[S_EPOS] = p + 5
-
-
-@lean_jit
-def ev_ability(S, E, card, ability, target, via, gained):
-    """An ``ability`` event; returns its position (sort3 fills its detail later)."""
-    if not ev_room(S, E, ABILITY_EV_W):
-        return -1
-    p = S[S_EPOS]
-    E[p] = EV_ABILITY
-    E[p + 1] = card
-    E[p + 2] = ability
-    E[p + 3] = target
-    E[p + 4] = via
-    E[p + 5] = gained
-    E[p + 6] = 0
-    E[p + 10] = -1
-    E[p + 11] = 0
-    S[S_EPOS] = p + ABILITY_EV_W
-    return p
-
-
-@lean_jit
-def ev_pile(S, P, E, pile):
-    """Append count then the pile's cards, top first."""
-    p = S[S_EPOS]
-    n = S[CNT + pile]
-    E[p] = n
-    for i in range(n):
-        E[p + 1 + i] = P[pile, n - 1 - i]
-    S[S_EPOS] = p + 1 + n
 
 
 # --- observation and decisions ---------------------------------------------------------------

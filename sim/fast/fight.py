@@ -8,145 +8,25 @@ from sim import observation as O
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from sim.rules import CAUSE_NO_CARDS, CAUSE_NO_LIFE, RED
 from .abilities import ability_usable, use_start
-from .core import (sync_now, can_draw, deck_in, draw_into_fight, ev4, ev_ability, ev_room,
-                   fight_clear, fight_counts_clear, free_open, in_pile, paid_cost, pay_life,
-                   push, wait_for)
+from .core import (sync_now, can_draw, deck_in, draw_into_fight, fight_clear, fight_counts_clear,
+                   free_open, in_pile, paid_cost, pay_life, push, wait_for)
+from .events import ev4, ev_ability, ev_room
 from .layout import (G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, P_BUDGET,
-                     K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_RESUME, S_NLEGAL,
-                     S_EF_TOTAL, S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_TRACE,
-                     P_FIGHT, P_HDISC, P_AGING, P_RDISC, P_REMOVED, S_CARDS_DRAWN, S_CAUSE,
-                     S_DBUDGET, S_DESTROYED, S_EPOS, S_FSUM, S_NABIL, S_NDOWN, S_NZC, S_FL, S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE,
-                     S_FW, S_IN_FIGHT, S_IS_PIRATE, S_LIFE, S_NZERO, S_OPP, S_OPT_COUNTS,
-                     S_OPT_STACKS, S_OVER, S_STEP, S_STEP_MINUS, S_ZERO0, S_AGING_IN_GAME,
-                     T_ABILITY, T_AGING, T_DCOST, T_HFREE, T_HV0, T_PABILITY, T_PFREE, T_PVALUE,
-                     T_VALUE, EV_FIGHT_END, EV_FIGHT_START, LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW,
+                     K_DECISION, K_FIGHT, K_FIGHT_OVER, RP_DESTROY, RP_FIGHT, S_EF_TOTAL,
+                     S_EF_VALUE, S_EF_WON, S_EF_DEFICIT, S_TRACE, P_FIGHT, P_HDISC, P_AGING,
+                     P_RDISC, P_REMOVED, S_CARDS_DRAWN, S_CAUSE, S_DBUDGET, S_DESTROYED, S_EPOS,
+                     S_NABIL, S_NZC, S_FL, S_FREE_CLOSED, S_FREE_LEFT, S_FVALUE, S_FW, S_IN_FIGHT,
+                     S_IS_PIRATE, S_LIFE, S_NZERO, S_OPP, S_OVER, S_STEP, S_STEP_MINUS,
+                     S_ZERO0, S_AGING_IN_GAME, T_ABILITY, T_DCOST, T_HFREE, T_HV0,
+                     T_PABILITY, T_PFREE, T_PVALUE, EV_FIGHT_END, EV_FIGHT_START, LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW,
                      R_FREE, R_PAID)
+from .fight_total import total_now, sync_total, effective_value
 from .numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS
 # np.int64, not int: Numba compiles a function once per distinct int literal argument
 _0, _R_FREE, _R_PAID = np.int64(0), np.int64(R_FREE), np.int64(R_PAID)
-
-
-@lean_jit(inline=True)
-def _zeroed(S, k, c):
-    for i in range(k):
-        if S[S_ZERO0 + i] == c:
-            return True
-    return False
-
-
-@lean_jit
-def zeroing(S, P, obs, T):
-    """R6.2: each face-up aging_highest_zero card (by id) zeroes the face-up card with the
-    highest positive printed value not zeroed yet; ties: a non-doubled one, then lowest id.
-    Targets go to S[S_ZERO0 + k] (-1 for none), S[S_NZERO] = number of such aging cards."""
-    k = 0
-    n = S[CNT + P_FIGHT]
-    for i in range(n):
-        card = P[P_FIGHT, i]
-        if T[T_ABILITY, card] != C.AB_AGING_HIGHEST_ZERO or (obs[_FLAGS + card] & O.F_FACE_DOWN):
-            continue
-        best = -1
-        best_v = 0
-        best_d = 0
-        for j in range(n):
-            c = P[P_FIGHT, j]
-            v = T[T_VALUE, c]
-            fl = obs[_FLAGS + c]
-            if v <= 0 or (fl & O.F_FACE_DOWN) or _zeroed(S, k, c):
-                continue
-            d = 1 if (fl & O.F_DOUBLED) else 0
-            if best < 0 or v > best_v or (v == best_v and d < best_d):
-                best, best_v, best_d = c, v, d
-        S[S_ZERO0 + k] = best
-        k += 1
-    S[S_NZERO] = k
-
-
-@lean_jit
-def fight_total(S, P, obs, T, SCR):
-    """R4.6 with R5.3, R5.4, R6.2 and the pirate rules of R9.5."""
-    zeroing(S, P, obs, T)
-    k = S[S_NZERO]
-    n = S[CNT + P_FIGHT]
-    ability = T[T_PABILITY, S[S_OPP]] if S[S_IS_PIRATE] else C.PA_NONE
-    total = 0
-    n_down = 0
-    n_aging = 0
-    n_others = 0
-    for i in range(n):
-        c = P[P_FIGHT, i]
-        fl = obs[_FLAGS + c]
-        down = (fl & O.F_FACE_DOWN) != 0
-        if down:
-            n_down += 1
-        v = 0 if (down or _zeroed(S, k, c)) else T[T_VALUE, c]
-        if fl & O.F_DOUBLED:
-            v *= 2
-        if ability == C.PA_HALF_COUNT:
-            if T[T_AGING, c] and not down:
-                total += v
-                n_aging += 1
-            else:
-                j = n_others                      # insertion, descending
-                while j > 0 and SCR[j - 1] < v:
-                    SCR[j] = SCR[j - 1]
-                    j -= 1
-                SCR[j] = v
-                n_others += 1
-        else:
-            total += v
-    if ability == C.PA_HALF_COUNT:
-        places = (n + 1) // 2 - n_aging
-        for j in range(min(places, n_others)):
-            total += SCR[j]
-    elif ability == C.PA_PLUS1_PER_CARD:
-        total += n if S[S_OPT_COUNTS] else n - n_down
-    return total
-
-
-@lean_jit
-def fight_total_at(gp):
-    """``fight_total`` of the game behind ``gp`` (a cheap call from inlined code: one pointer
-    instead of five arrays, which the caller would load and keep first)."""
-    return fight_total(field(gp, G_S), field(gp, G_P), field(gp, G_OBS), field(gp, G_T),
-                       field(gp, G_SCR))
-
-
-@lean_jit(inline=True)
-def total_now(gp, S, T):
-    """``fight_total`` from the running counts (layout S_FSUM ..) when no card zeroes another
-    (R6.2) and the pirate does not count half the cards (R9.5); else counted afresh."""
-    pa = T[T_PABILITY, S[S_OPP]] if S[S_IS_PIRATE] else C.PA_NONE
-    if S[S_NZC] != 0 or pa == C.PA_HALF_COUNT:
-        return fight_total_at(gp)
-    total = S[S_FSUM]
-    if pa == C.PA_PLUS1_PER_CARD:
-        n = S[CNT + P_FIGHT]
-        total += n if S[S_OPT_COUNTS] else n - S[S_NDOWN]
-    return total
-
-
-@lean_jit(inline=True)
-def sync_total(gp, S, obs, T):
-    """The observation's fight total (sim.observation O_FIGHT_TOTAL; 0 outside a fight)."""
-    obs[O.O_FIGHT_TOTAL] = total_now(gp, S, T) if S[S_IN_FIGHT] != 0 else 0
-
-
-@lean_jit(inline=True)
-def effective_value(S, T):
-    """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
-    if S[S_IS_PIRATE]:
-        return S[S_FVALUE]
-    sm = S[S_STEP_MINUS]
-    if S[S_OPT_STACKS] == 0 and sm > 1:
-        sm = 1
-    st = S[S_STEP] - sm
-    if st < 0:
-        st = 0
-    return T[T_HV0 + st, S[S_OPP]]
 
 
 @lean_jit(inline=True)

@@ -9,7 +9,8 @@ from sim import observation as O
 from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
 from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
-from .core import deck_in, ev4, ev_pile, ev_room, pop, push, shuffle_slice, wait_for
+from .core import deck_in, pop, push, shuffle_slice, wait_for
+from .events import ev4, ev_pile, ev_room
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
                      S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,

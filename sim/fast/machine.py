@@ -26,9 +26,10 @@ import numpy as np
 from sim import observation as O
 from sim.cards import AGING_DIFFICULT_IDS, HAZARD_IDS
 from sim.rng import nb_next
-from .abilities import (copy_act, more_act, sort_discard_act, sort_order_act, sort_take_act,
-                        target_act)
-from .fight import destroy_act, fight_act, fight_decision, sync_total
+from .abilities import copy_act, more_act, target_act
+from .fight import destroy_act, fight_act, fight_decision
+from .fight_total import sync_total
+from .sort3 import sort_discard_act, sort_order_act, sort_take_act
 from .game import (after_fight, finish, hazard_act, next_turn, pirate_act, reset, set_up,
                    stream_start)
 from .layout import (CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
