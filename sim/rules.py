@@ -59,15 +59,20 @@ def check_level(level) -> int:
     return level
 
 
-def parse_options(pairs=None, **kwargs) -> Options:
-    """Options from 'NAME=VALUE' strings and/or keyword arguments; clear error otherwise."""
+def name_values(pairs, what: str = "option") -> dict:
+    """{NAME: VALUE} of 'NAME=VALUE' strings (rule options, policy parameters)."""
     values = {}
     for pair in pairs or ():
         if "=" not in pair:
-            raise RuleError(f"option {pair!r} must look like NAME=VALUE")
+            raise RuleError(f"{what} {pair!r} must look like NAME=VALUE")
         name, value = pair.split("=", 1)
         values[name.strip()] = value.strip()
-    values.update(kwargs)
+    return values
+
+
+def parse_options(pairs=None, **kwargs) -> Options:
+    """Options from 'NAME=VALUE' strings and/or keyword arguments; clear error otherwise."""
+    values = {**name_values(pairs), **kwargs}
     out = {}
     for name, value in values.items():
         if name not in _CHOICES:
@@ -121,3 +126,17 @@ def check_seed(seed, name: str = "seed") -> int:
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
         raise RuleError(f"{name} {seed!r} out of range: use 0..{MAX_SEED_TEXT}")
     return int(seed)
+
+
+def as_options(options) -> Options:
+    """None, an Options, a dict {name: value} or ["NAME=VALUE", ...] -> Options (§O)."""
+    if options is None:
+        return Options()
+    if isinstance(options, Options):
+        return options
+    if isinstance(options, dict):
+        return parse_options(**options)
+    if isinstance(options, (list, tuple)):
+        return parse_options(list(options))
+    raise RuleError(f"options must be an Options, a dict or a list of NAME=VALUE, got "
+                    f"{options!r}")

@@ -11,7 +11,7 @@ from typing import Annotated, List, Literal, Optional
 import typer
 
 from sim.rng import MAX_SEED
-from sim.rules import MAX_SEED_TEXT, RuleError
+from sim.rules import MAX_SEED_TEXT, RuleError, name_values
 
 Engine = Literal["fast", "reference"]
 
@@ -86,19 +86,10 @@ def command(app: typer.Typer, name: str | None = None):
     return register
 
 
-def parse_params(pairs: list[str] | None) -> dict:
-    out = {}
-    for pair in pairs or ():
-        if "=" not in pair:
-            raise RuleError(f"parameter {pair!r} must look like NAME=VALUE")
-        key, value = pair.split("=", 1)
-        out[key.strip()] = value.strip()
-    return out
-
-
 def load_policy(spec: str, params: list[str] | None = None):
+    """The policy of a spec with --param NAME=VALUE settings."""
     from policies import load_policy as load
-    return load(spec, parse_params(params))
+    return load(spec, name_values(params, "parameter"))
 
 
 def load_cards(cards: Path | None, sets: list[str] | None):

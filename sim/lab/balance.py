@@ -22,9 +22,9 @@ import pandas as pd
 
 from sim import cards as C
 from sim.cardtable import CardTableError, as_table, parse_target
-from sim.rules import PIRATES, check_level, check_seed, parse_levels
+from sim.rules import PIRATES, as_options, check_level, check_seed, parse_levels
 from .run import Plan, Run, Setup, backend_for
-from .simulate import as_options, check_games, check_threads
+from .simulate import check_games, check_threads
 from .stats import holm, mcnemar_exact, rate_with_interval as rate_ci, two_proportion_p
 
 FIRST_PIRATE = C.PIRATE_IDS[0]

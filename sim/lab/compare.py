@@ -14,11 +14,12 @@ import numpy as np
 import pandas as pd
 
 from sim.cardtable import as_table
-from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError, check_seed, parse_levels
+from sim.rules import (CAUSE_NAMES, STEP_NAMES, RuleError, as_options, check_seed,
+                       parse_levels)
 from . import stats
 from .files import check_file, write_parquet
 from .run import Plan, Run, Setup, backend_for
-from .simulate import as_options, check_games, check_threads
+from .simulate import check_games, check_threads
 
 # per-game outcomes kept for each policy in the paired frame, with compact dtypes
 OUTCOMES = {"won": np.bool_, "score": np.int16, "cause": np.int8, "step": np.int8,

@@ -8,26 +8,11 @@ import pandas as pd
 
 from sim.cardtable import as_table
 from sim.rng import MAX_SEED
-from sim.rules import (RESULT_COLUMNS, Options, RuleError, check_seed, parse_levels,
-                       parse_options)
+from sim.rules import RESULT_COLUMNS, RuleError, as_options, check_seed, parse_levels
 from .files import write_parquet
 from .progress import SimulationInterrupted
 from .run import Plan, Run, Setup, backend_for, collect, concat_rows
 from .summary import format_summary, summarize, summary_row, to_frame
-
-
-def as_options(options) -> Options:
-    """None, an Options, a dict {name: value} or ["NAME=VALUE", ...] -> Options (§O)."""
-    if options is None:
-        return Options()
-    if isinstance(options, Options):
-        return options
-    if isinstance(options, dict):
-        return parse_options(**options)
-    if isinstance(options, (list, tuple)):
-        return parse_options(list(options))
-    raise RuleError(f"options must be an Options, a dict or a list of NAME=VALUE, got "
-                    f"{options!r}")
 
 
 def check_games(games, first_game=0, name: str = "games") -> int:

@@ -27,8 +27,8 @@ from gymnasium import spaces
 
 from sim import observation as O
 from sim.actions import N_ACTIONS
-from sim.play.game import Game, _options
-from sim.rules import RuleError, check_level
+from sim.play.game import Game
+from sim.rules import RuleError, as_options, check_level
 
 OBS_BOUND = 1 << 16        # every observation entry lies well inside +-OBS_BOUND
 
@@ -43,7 +43,7 @@ class FridayEnv(gym.Env):
         if reward not in ("win", "score"):
             raise RuleError(f"reward must be 'win' or 'score', not {reward!r}")
         self.level = check_level(level)
-        self.options = _options(options)
+        self.options = as_options(options)
         self.reward_kind = reward
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(O.OBS_SIZE,),

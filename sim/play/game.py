@@ -20,23 +20,10 @@ from sim import cards as C
 from sim import observation as O
 from sim.actions import action_id, action_name
 from sim.rng import mix64
-from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
+from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, as_options, check_level
 from sim.fast import layout as Y
 
 __all__ = ["Game"]
-
-
-def _options(options) -> Options:
-    if options is None:
-        return Options()
-    if isinstance(options, Options):
-        return options
-    if isinstance(options, dict):
-        try:
-            return Options(**options)
-        except TypeError as exc:
-            raise RuleError(f"unknown rule option: {exc}") from None
-    raise RuleError(f"options must be an Options or a dict, not {type(options).__name__}")
 
 
 _POLICIES: dict = {}
@@ -78,7 +65,7 @@ class Game:
         from sim.fast import api, runner
         from sim.fast.game import alloc_state
         level = check_level(level)
-        options = _options(options)
+        options = as_options(options)
         seed, game = int(seed), int(game)
         S, P, obs = alloc_state()
         S[Y.S_TRACE] = 1 if trace else 0
