@@ -62,8 +62,8 @@ def user_errors():
     try:
         yield
     except SimulationInterrupted as exc:
-        if exc.games:
-            typer.echo(f"{exc}: the results above cover the finished games only", err=True)
+        typer.echo(f"{exc}: the results above cover the finished games only" if exc.games else
+                   "interrupted before any game finished: nothing reported or written", err=True)
         raise typer.Exit(130)
     except KeyboardInterrupt:
         typer.echo("\naborted: nothing more reported or written", err=True)

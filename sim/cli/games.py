@@ -50,6 +50,8 @@ def simulate(
     pol = load_policy(policy, param)
     pol.check_engine(engine)
     if log_decisions is not None:
+        if out is not None and log_decisions.resolve() == out.resolve():
+            raise RuleError("--log-decisions and --out name the same file: give two")
         pol = _with_log(pol, summary_only or cluster is not None, log_decisions, force)
     with cluster_or_none(cluster, engine) as dask:
         run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,

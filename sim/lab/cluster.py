@@ -121,13 +121,16 @@ class Cluster:
         pending = deque(enumerate(chunks))
         finished: dict = {}
         by_future: dict = {}
+        wires: dict = {}                  # one policy_wire per setup (a file is read once)
         next_index = 0
         try:
             while pending or by_future or finished:
                 while pending and len(by_future) < window:
                     i, ch = pending.popleft()
-                    fut = client.submit(task or play_wire, to_wire(ch), retries=retries,
-                                        pure=False)
+                    if id(ch.setup) not in wires:
+                        wires[id(ch.setup)] = policy_wire(ch.setup.policy)
+                    fut = client.submit(task or play_wire, to_wire(ch, wires[id(ch.setup)]),
+                                        retries=retries, pure=False)
                     by_future[fut] = (i, ch)
                 while next_index in finished:
                     yield finished.pop(next_index)
@@ -144,6 +147,9 @@ class Cluster:
                     finished[i] = (ch, fut.result())
                     fut.release()
                 if should_stop is not None and should_stop():
+                    while next_index in finished:       # what finished in order is kept
+                        yield finished.pop(next_index)
+                        next_index += 1
                     return
         finally:
             if by_future:
@@ -235,10 +241,11 @@ class WireChunk:
     cards: object = None              # a sim.cardtable.CardTable (data), None: the printed one
 
 
-def to_wire(chunk) -> WireChunk:
+def to_wire(chunk, wire: dict | None = None) -> WireChunk:
+    """The chunk as data; ``wire``: its policy's ``policy_wire``, if already made."""
     s = chunk.setup
     return WireChunk(chunk.level, chunk.seed, chunk.first_game, chunk.count,
-                     policy_wire(s.policy), s.options.as_dict(), chunk.summary, s.cards)
+                     wire or policy_wire(s.policy), s.options.as_dict(), chunk.summary, s.cards)
 
 
 _POLICIES: dict = {}

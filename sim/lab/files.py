@@ -18,6 +18,9 @@ from pathlib import Path
 
 from sim.rules import RuleError
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)                  # read once: files get the mode any other program's would
+
 
 def _writable_folder(folder: Path) -> Path:
     """The nearest existing ancestor of ``folder`` (itself included), if a file can be created
@@ -81,6 +84,7 @@ def write_atomic(path, write):
         os.close(fd)
         tmp = Path(name)
         write(tmp)
+        os.chmod(tmp, 0o666 & ~_UMASK)          # mkstemp makes it private (0600)
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:

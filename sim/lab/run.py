@@ -199,20 +199,25 @@ class Run:
         plan, flag, bar = self.plan, self._flag, self._bar
         tasks = {lv: bar.task(self.label(lv), plan.games) for lv in plan.levels}
         start = time.perf_counter()
-        try:
-            for lv in plan.levels:
-                if flag.stop:
+        for lv in plan.levels:
+            if flag.stop:
+                break
+            bar.start(tasks[lv])
+            ranges = self.backend.ranges(plan, lv, lambda: flag.stop)
+            while True:
+                try:
+                    part = next(ranges)
+                except StopIteration:
                     break
-                bar.start(tasks[lv])
-                for part in self.backend.ranges(plan, lv, lambda: flag.stop):
-                    self.games[lv] = self.games.get(lv, 0) + part.count
-                    bar.advance(tasks[lv], part.count)
-                    yield part
-        except KeyboardInterrupt:       # a second Ctrl-C: the range in flight is lost
-            flag.stop = True
-        finally:
-            self.seconds = time.perf_counter() - start
-        self.interrupted = flag.stop or sum(self.games.values()) < plan.games * len(plan.levels)
+                except KeyboardInterrupt:   # a second Ctrl-C: only the range in flight is lost
+                    flag.stop = True
+                    break
+                self.games[lv] = self.games.get(lv, 0) + part.count
+                self.seconds = time.perf_counter() - start
+                bar.advance(tasks[lv], part.count)
+                yield part
+        self.seconds = time.perf_counter() - start
+        self.interrupted = self.total < plan.games * len(plan.levels)
 
     @property
     def total(self) -> int:

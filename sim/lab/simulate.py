@@ -109,7 +109,6 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
         parts = collect(run)
     done = run.total
     if done == 0:
-        echo("interrupted before any game finished: nothing to report")
         raise SimulationInterrupted(0)
     echo(f"{done:,} games in {run.seconds:.1f} s ({done / max(run.seconds, 1e-9):,.0f} "
          f"games/s, compile and start-up not counted)"
