@@ -65,7 +65,7 @@ class Cluster:
         self.address = address
         self.threads_per_worker = threads_per_worker
         self.client = None
-        self._local = None
+        self._local = self._scratch = None
         self._own_client = True
 
     def __enter__(self) -> "Cluster":
@@ -75,29 +75,39 @@ class Cluster:
             return self
         kind, value = parse_address(self.address)
         if kind == "local":
-            # the worker processes start with SIGINT ignored (inherited), so a Ctrl-C in the
-            # terminal reaches only this process, which cancels the chunks and reports
-            import signal
-            import threading
-            main = threading.current_thread() is threading.main_thread()
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-            try:
-                self._local = distributed.LocalCluster(
-                    n_workers=value, threads_per_worker=self.threads_per_worker,
-                    processes=True, dashboard_address=None, silence_logs=50)
-            finally:
-                if main:
-                    signal.signal(signal.SIGINT, previous)
-            self.client = distributed.Client(self._local)
+            self._start_local(distributed, value)
         else:
             self.client = _connect(distributed, value)
         return self
 
+    def _start_local(self, distributed, n: int):
+        """N worker processes here, their scratch space in a folder of our own (removed at
+        the end), started with SIGINT ignored (inherited): a Ctrl-C in the terminal reaches
+        only this process, which cancels the chunks and reports."""
+        import signal
+        import threading
+        import dask
+        self._scratch = tempfile.mkdtemp(prefix="friday-dask-")
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            with dask.config.set({"temporary-directory": self._scratch}):
+                self._local = distributed.LocalCluster(
+                    n_workers=n, threads_per_worker=self.threads_per_worker, processes=True,
+                    dashboard_address=None, silence_logs=50)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        self.client = distributed.Client(self._local)
+
     def __exit__(self, *exc):
+        import shutil
         if self.client is not None and self._own_client:
             self.client.close()
         if self._local is not None:
             self._local.close()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
 
     def warm_up(self, setup):
         """Every worker compiles (or loads from its cache) the engine and the setup's policy
