@@ -233,12 +233,11 @@ def backend_for(cluster=None, chunk=None, threads=None):
     return InProcess(threads, chunk) if cluster is None else OnCluster(cluster, chunk)
 
 
-def collect(parts, setup: int = 0, keep=None):
-    """The results of one setup per level: {level: [keep(result) of each range]}."""
+def collect(parts) -> dict:
+    """The results of a one-setup plan per level: {level: [result of each range]}."""
     out: dict = {}
     for p in parts:
-        r = p.results[setup]
-        out.setdefault(p.level, []).append(keep(r) if keep else r)
+        out.setdefault(p.level, []).append(p.results[0])
     return out
 
 
