@@ -309,7 +309,10 @@ def sweep(target: str, values, level, games, seed, policy, cards=None, options=N
 
 
 def _median_other(rates: np.ndarray, i: int) -> float:
-    return float(np.nanmedian(np.delete(rates, i)))
+    """The median beaten-when-faced rate of the other pirates (nan if none was faced)."""
+    others = np.delete(rates, i)
+    others = others[~np.isnan(others)]
+    return float(np.median(others)) if len(others) else float("nan")
 
 
 def _gap(runs, card, is_pirate, target_rate, w=None) -> np.ndarray:

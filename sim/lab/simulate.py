@@ -27,9 +27,12 @@ def check_games(games, first_game=0, name: str = "games") -> int:
 
 
 def check_threads(threads):
-    if threads is not None and (isinstance(threads, bool) or
-                                not isinstance(threads, (int, np.integer)) or threads <= 0):
-        raise RuleError(f"threads must be a positive whole number, got {threads!r}")
+    """None (all cores) or 1 .. Numba's thread count."""
+    import numba
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and (isinstance(threads, bool) or not isinstance(
+            threads, (int, np.integer)) or not 1 <= threads <= most):
+        raise RuleError(f"threads must be 1..{most}, not {threads!r}")
     return threads
 
 
@@ -99,7 +102,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     ``log_decisions``: a .parquet path for a search policy's decision log
     (``policy.with_log()``, sim.fast.search_api)."""
     from sim.fast.api import summary_from
-    cards = as_table(cards)
+    cards, threads = as_table(cards), check_threads(threads)     # bad input before the header
     plan = Plan((Setup(policy, options, cards),), tuple(levels), games, seed, engine,
                 summary_only)
     echo(header(policy, engine, seed, options, summary_only, cards))
