@@ -148,6 +148,15 @@ def fight_counts_clear(S):
 
 
 @lean_jit(inline=True)
+def in_slots(S, start, n, card):
+    """Whether ``card`` is among S[start:start + n] (the zeroed cards, sort3's order)."""
+    for i in range(n):
+        if S[start + i] == card:
+            return True
+    return False
+
+
+@lean_jit(inline=True)
 def in_pile(S, P, pile, card):
     for i in range(S[CNT + pile]):
         if P[pile, i] == card:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sim import cards as C
 from sim import observation as O
+from .core import in_slots
 from .layout import (G_OBS, G_P, G_S, G_SCR, G_T, CNT, P_FIGHT, S_FSUM, S_NDOWN, S_NZC, S_FVALUE,
                      S_IN_FIGHT, S_IS_PIRATE, S_NZERO, S_OPP, S_OPT_COUNTS, S_OPT_STACKS,
                      S_STEP, S_STEP_MINUS, S_ZERO0, T_ABILITY, T_AGING, T_HV0, T_PABILITY,
@@ -12,14 +13,6 @@ from .layout import (G_OBS, G_P, G_S, G_SCR, G_T, CNT, P_FIGHT, S_FSUM, S_NDOWN,
 from .numba_wall import field, lean_jit
 
 _FLAGS = O.FLAGS
-
-
-@lean_jit(inline=True)
-def _zeroed(S, k, c):
-    for i in range(k):
-        if S[S_ZERO0 + i] == c:
-            return True
-    return False
 
 
 @lean_jit
@@ -40,7 +33,7 @@ def zeroing(S, P, obs, T):
             c = P[P_FIGHT, j]
             v = T[T_VALUE, c]
             fl = obs[_FLAGS + c]
-            if v <= 0 or (fl & O.F_FACE_DOWN) or _zeroed(S, k, c):
+            if v <= 0 or (fl & O.F_FACE_DOWN) or in_slots(S, S_ZERO0, k, c):
                 continue
             d = 1 if (fl & O.F_DOUBLED) else 0
             if best < 0 or v > best_v or (v == best_v and d < best_d):
@@ -67,7 +60,7 @@ def fight_total(S, P, obs, T, SCR):
         down = (fl & O.F_FACE_DOWN) != 0
         if down:
             n_down += 1
-        v = 0 if (down or _zeroed(S, k, c)) else T[T_VALUE, c]
+        v = 0 if (down or in_slots(S, S_ZERO0, k, c)) else T[T_VALUE, c]
         if fl & O.F_DOUBLED:
             v *= 2
         if ability == C.PA_HALF_COUNT:

@@ -6,7 +6,7 @@ import numpy as np
 
 from sim import observation as O
 from sim.actions import A_DISCARD, A_DONE, A_MORE, A_PUT
-from .core import can_draw, deck_in, push, remove_at, take_top, wait_for
+from .core import can_draw, deck_in, in_slots, push, remove_at, take_top, wait_for
 from .layout import (G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_RSTACK, P_RDISC,
                      P_SORT, S_KT, S_SORT_EV, S_SORT_N, S_ORD0, K_ABILITY_DONE, RP_SORT_TAKE,
                      RP_SORT_DISCARD, RP_SORT_ORDER)
@@ -87,7 +87,7 @@ def sort_order_next(gp):
             m = _sorted_rest(S, P, L, norder)
             return wait_for(S, RP_SORT_ORDER, m)
         for i in range(nh):
-            if not _chosen(S, norder, P[P_SORT, i]):
+            if not in_slots(S, S_ORD0, norder, P[P_SORT, i]):
                 S[S_ORD0 + norder] = P[P_SORT, i]
         S[S_SORT_N] = norder + 1
     norder = S[S_SORT_N]
@@ -126,20 +126,12 @@ def _sorted_hand(S, P, L, base):
 
 
 @lean_jit
-def _chosen(S, norder, c):
-    for k in range(norder):
-        if S[S_ORD0 + k] == c:
-            return True
-    return False
-
-
-@lean_jit
 def _sorted_rest(S, P, L, norder):
     """L[:m] = A_PUT + the hand cards not yet ordered (S[S_ORD0:S_ORD0 + norder]), ascending."""
     m = 0
     for i in range(S[CNT + P_SORT]):
         c = P[P_SORT, i]
-        if _chosen(S, norder, c):
+        if in_slots(S, S_ORD0, norder, c):
             continue
         j = m
         while j > 0 and L[j - 1] > A_PUT + c:
