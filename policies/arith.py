@@ -1,10 +1,11 @@
 """The player's arithmetic for policies: what a fight needs, what cards are worth.
 
-Numba functions over the observation only (R1.4), shared by every policy: the effective hazard
-value (R5.7), the deck's mean value, how much a card is worth in the fight and in the deck,
-what a loss budget would destroy (R4.8), and an estimate of each pirate's difficulty (R9.5).
-The fight's total is the engines' count (O_FIGHT_TOTAL, policies.base.fight_total);
-``oracle_fight_total`` counts it a second time, for the tests only.
+Numba functions over the observation only (R1.4), shared by every policy: the deck's mean
+value, how much a card is worth in the fight and in the deck, what a loss budget would destroy
+(R4.8), and an estimate of each pirate's difficulty (R9.5).
+The fight's total and the value it is compared with are the engines' (O_FIGHT_TOTAL and
+O_EFFECTIVE_VALUE, policies.base.fight_total and effective_value); ``oracle_fight_total`` and
+``oracle_effective_value`` work them out a second time, for the tests only.
 
 Like every built-in policy function, they are compiled without Numba's reference counting
 (``_nrt=False``, see sim.fast.policy_function): they allocate nothing, and so they run the same
@@ -95,8 +96,11 @@ def card_value(obs, card):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def effective_value(obs):
-    """The opponent's value at the comparison (R5.7; pirates as fixed, R9.5)."""
+def oracle_effective_value(obs):
+    """A test oracle: the opponent's value at the comparison (R5.7; pirates as fixed, R9.5),
+    worked out again from the rest of the observation.  Policies read the engines' value
+    (O_EFFECTIVE_VALUE, policies.base.effective_value); tests/test_policies.py checks that the
+    two agree at every fight decision."""
     if obs[O.O_OPPONENT] < 0:
         return 0
     if obs[O.O_OPPONENT_IS_PIRATE]:

@@ -28,7 +28,7 @@ from numba import njit
 from policies.arith import (  # noqa: F401  (re-exported for policy files)
     ABILITY_WORTH, N_CARDS, ability_of, best_double_value, destroy_cost, hazard_free,
     hazard_value, is_aging, pirate_ability, value_of, can_still_win, card_value, cull_count, deck_mean,
-    deck_worth, effective_value, fight_worth, has, in_fight, is_food, keep_worth,
+    deck_worth, fight_worth, has, in_fight, is_food, keep_worth,
     pirate_difficulty, lowest_worth, pirate_knowledge_bonus)
 from sim import cards as C
 from sim import observation as O
@@ -41,6 +41,13 @@ def fight_total(obs):
     """The fight's total as R4.6 counts it now, as the engines wrote it in the observation
     (sim.observation O_FIGHT_TOTAL; policies.arith.oracle_fight_total is the tests' oracle)."""
     return obs[O.O_FIGHT_TOTAL]
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def effective_value(obs):
+    """The value the fight's total is compared with (R5.7; pirates as fixed, R9.5), as the
+    engines wrote it (sim.observation O_EFFECTIVE_VALUE; 0 outside a fight)."""
+    return obs[O.O_EFFECTIVE_VALUE]
 
 
 @njit(cache=True, _nrt=False)

@@ -56,13 +56,14 @@ O_DECK_SUM = O_N_FIGHT + 2        # their fight values summed
 O_STACK_VALUE = O_N_FIGHT + 3     # O_STACK_VALUE + v - 1: cards of value v (1..4) in the stack
 FIGHT_LIST = O_STACK_VALUE + MAX_VALUE   # the fight's cards by ascending id, then -1
 O_FIGHT_TOTAL = FIGHT_LIST + N_FIGHTING  # the fight's total as R4.6 counts it now; 0 outside
+O_EFFECTIVE_VALUE = O_FIGHT_TOTAL + 1    # the value that total is compared with (R5.7); 0 outside
 
 # --- the game's card table (static; after the fight list) ----------------------------------
 # A player reads the cards (R1.4): both engines copy the table the game is played with into
 # this block at set-up, and the policies read card data here, never from sim.cards, so a
 # what-if table (sim.cardtable) needs no recompilation.  obs[CT_X + card] is card's X; the
 # hazard value at step s (green 0, yellow 1, red 2) is obs[CT_HAZARD_VALUE + s * N_CARDS + card].
-CT = O_FIGHT_TOTAL + 1
+CT = O_EFFECTIVE_VALUE + 1
 CT_ROWS = ("fight_value", "ability", "destroy_cost", "hazard_free", "hazard_green",
            "hazard_yellow", "hazard_red", "pirate_free", "pirate_value", "pirate_ability",
            "is_aging")          # the rows of sim.fast.layout.card_table after T_KIND, in order
@@ -86,6 +87,9 @@ OBS_SIZE = CT + len(CT_ROWS) * N_CARDS
 #   fight_total   (after the fight list) the fight's total now (R4.6 with R5.3, R5.4, R6.2 and
 #                 R9.5), 0 outside a fight: each engine fills it at every decision from its
 #                 own count of the fight (the one owner of that rule), so policies read it
+#   effective_value  (next) the opponent's value at the comparison: the hazard's value one
+#                 step lower per step_minus1 (R5.7), the pirate's as fixed (R9.5); 0 outside
+#                 a fight; written by the engines beside fight_total, read by policies
 
 
 def card_block(t):
@@ -100,7 +104,7 @@ def card_block(t):
 def fill_derived(obs, values) -> None:
     """Fill the derived block (O_N_FIGHT .. the fight list) of a numpy observation from its
     zones; ``values`` are the cards' fight values (the game's card table).  O_FIGHT_TOTAL is
-    not derived here: the engine that counts the fight (R4.6) writes it."""
+    not derived here: the engine that counts the fight (R4.6) writes it, and O_EFFECTIVE_VALUE."""
     import numpy as np
     zone = obs[ZONE:ZONE + N_FIGHTING]
     values = np.asarray(values)[:N_FIGHTING]

@@ -4,7 +4,7 @@ import numpy as np
 import sim.cards as C
 import sim.observation as O
 from policies import load_policy
-from policies.arith import oracle_fight_total
+from policies.arith import oracle_effective_value, oracle_fight_total
 from sim.actions import action_name
 
 WEAK, DISTRACTED, FOCUSED, GENIUS = 5, 0, 15, 16          # start cards (weak 5..12)
@@ -39,5 +39,6 @@ def decide(name, obs, legal, params=None):
     p = load_policy(name, params)
     O.fill_derived(obs, C.FIGHT_VALUE)          # the zones may have been changed by hand
     obs[O.O_FIGHT_TOTAL] = oracle_fight_total(obs)   # what the engines write (R4.6)
+    obs[O.O_EFFECTIVE_VALUE] = oracle_effective_value(obs)   # and R5.7
     legal = np.array(sorted(legal), dtype=np.int64)
     return action_name(p.decide(obs, legal, len(legal), p.params, np.zeros(1, np.uint64)))

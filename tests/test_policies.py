@@ -6,7 +6,7 @@ import pytest
 import sim.cards as C
 import sim.observation as O
 from policies import builtin_policies, load_policy
-from policies.arith import effective_value, oracle_fight_total
+from policies.arith import oracle_effective_value, oracle_fight_total
 from sim.actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_TARGET
 from sim.reference import Game, IllegalAction
 from sim.rules import Options, RuleError
@@ -68,9 +68,9 @@ def test_fight_total_counts_doubles_face_down_and_highest_zero():
     obs[O.ZONE + scared] = O.Z_FIGHT_RIGHT
     O.fill_derived(obs, C.FIGHT_VALUE)
     assert oracle_fight_total(obs) == 0 + 2 + 0
-    assert effective_value(obs) == C.HAZARD_VALUE[EXPLORING_WEAPON, 1]
+    assert oracle_effective_value(obs) == C.HAZARD_VALUE[EXPLORING_WEAPON, 1]
     obs[O.O_STEP_MINUS] = 1
-    assert effective_value(obs) == C.HAZARD_VALUE[EXPLORING_WEAPON, 0]
+    assert oracle_effective_value(obs) == C.HAZARD_VALUE[EXPLORING_WEAPON, 0]
 
 
 class _CheckingGame(Game):
@@ -81,7 +81,8 @@ class _CheckingGame(Game):
         if self.fight is not None and phase == O.PH_FIGHT:
             obs = self.observation(phase)
             assert oracle_fight_total(obs) == self.fight_total()[0]
-            assert effective_value(obs) == self.effective_value()
+            assert oracle_effective_value(obs) == self.effective_value()
+            assert obs[O.O_EFFECTIVE_VALUE] == self.effective_value()
             _CheckingGame.checked += 1
         return super().decide(phase, legal)
 

@@ -108,12 +108,6 @@ def total_now(gp, S, T):
 
 
 @lean_jit(inline=True)
-def sync_total(gp, S, obs, T):
-    """The observation's fight total (sim.observation O_FIGHT_TOTAL; 0 outside a fight)."""
-    obs[O.O_FIGHT_TOTAL] = total_now(gp, S, T) if S[S_IN_FIGHT] != 0 else 0
-
-
-@lean_jit(inline=True)
 def effective_value(S, T):
     """R5.7: step_minus1 lowers a hazard's step at the comparison, never below green."""
     if S[S_IS_PIRATE]:
@@ -125,3 +119,12 @@ def effective_value(S, T):
     if st < 0:
         st = 0
     return T[T_HV0 + st, S[S_OPP]]
+
+
+@lean_jit(inline=True)
+def sync_total(gp, S, obs, T):
+    """The observation's fight total and the value it is compared with (sim.observation
+    O_FIGHT_TOTAL, O_EFFECTIVE_VALUE; 0 outside a fight)."""
+    in_fight = S[S_IN_FIGHT] != 0
+    obs[O.O_FIGHT_TOTAL] = total_now(gp, S, T) if in_fight else 0
+    obs[O.O_EFFECTIVE_VALUE] = effective_value(S, T) if in_fight else 0

@@ -101,7 +101,6 @@ class TerminalPlayer:
         return [c for c in range(O.N_FIGHTING) if obs[O.ZONE + c] == zone]
 
     def show_state(self, obs):
-        from policies.arith import effective_value
         n, s = self.names, self.screen
         step = int(obs[O.O_STEP])
         s.line("")
@@ -120,7 +119,7 @@ class TerminalPlayer:
                                        for p in pirates if p >= 0))
         if obs[O.O_OPPONENT] >= 0:
             opp = int(obs[O.O_OPPONENT])
-            value, eff, total = int(obs[O.O_FIGHT_VALUE]), int(effective_value(obs)), int(obs[O.O_FIGHT_TOTAL])
+            value, eff, total = int(obs[O.O_FIGHT_VALUE]), int(obs[O.O_EFFECTIVE_VALUE]), int(obs[O.O_FIGHT_TOTAL])
             side = "pirate" if obs[O.O_OPPONENT_IS_PIRATE] else "hazard side"
             s.line([("Fight against ", ""), (n.opponent(opp), "bold"),
                     (f" ({side}): value {value}" + (f", {eff} at the comparison" if eff != value else "") +
@@ -150,12 +149,11 @@ class TerminalPlayer:
 
     # --- the actions -------------------------------------------------------------------
     def describe(self, obs, action: int) -> str:
-        from policies.arith import effective_value
         n = self.names
         phase, pending = int(obs[O.O_PHASE]), int(obs[O.O_PENDING_ABILITY])
         step = int(obs[O.O_STEP])
         if action == A_END:
-            total, value = int(obs[O.O_FIGHT_TOTAL]), int(effective_value(obs))
+            total, value = int(obs[O.O_FIGHT_TOTAL]), int(obs[O.O_EFFECTIVE_VALUE])
             return (f"end the fight: won, {total} against {value}" if total >= value else
                     f"end the fight: lost, {total} against {value}, pay {value - total} life")
         if action == A_DRAW:

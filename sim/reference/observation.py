@@ -66,4 +66,5 @@ def build_observation(game, phase: int) -> np.ndarray:
     obs[O.CT:] = game.cards.obs_block()          # the game's card table (R1.4)
     O.fill_derived(obs, game.cards.FIGHT_VALUE)
     obs[O.O_FIGHT_TOTAL] = game.fight_total()[0] if f else 0     # the rules' count (R4.6)
+    obs[O.O_EFFECTIVE_VALUE] = game.effective_value() if f else 0   # R5.7, R9.5
     return obs
