@@ -1,4 +1,14 @@
-"""Helpers for the rules tests: build deals (stacked state), play scripted lines, inspect.
+"""Helpers for the rules tests: build deals, play scripted lines, inspect.
+
+A rule test is a deal, a script of actions and the expected trace and legal actions, in the
+manner of OpenSpiel's playthroughs (tests/playthrough.py): ``play`` and ``deal_fight`` play it
+on the reference engine (whose zones the test then inspects) and replay the same deal and
+actions on the fast engine, which must write the same trace and offer the same legal actions
+at every decision, also where the script ran out (``same_on_fast_engine``).  A situation no
+deal can give (sim.deal.check_deal: knowledge cards or two aging cards in the Robinson stack,
+a difficult aging card there, a discard pile, a hazard stack of other than 30 cards, a chosen
+life, a later step) is a stacked state, played on the reference engine only: the ``ref_``
+helpers (``ref_stacked``, ``ref_play_stacked``, ``ref_fight_stopped``, ``ref_fight_done``).
 
 Card ids (sim.cards): 0-4 distracted(-1), 5-12 weak(0), 13-15 focused(+1), 16 genius(+2),
 17 eating(0, life_plus2); aging 18 distracted(-1), 19-20 stupid(-2), 21 very stupid(-3),
@@ -7,10 +17,14 @@ Card ids (sim.cards): 0-4 distracted(-1), 5-12 weak(0), 13-15 focused(+1), 16 ge
 """
 from __future__ import annotations
 
+import numpy as np
+
 import sim.cards as C
+import sim.observation as O
 from policies.scripted import ScriptedPolicy
+from sim.actions import action_name
 from sim.reference import Game, GameOver
-from sim.rules import GREEN, PIRATES, Options, RuleError
+from sim.rules import GREEN, Options, RuleError
 
 # readable names for the card ids used in the tests
 DISTRACTED = [0, 1, 2, 3, 4]
@@ -24,7 +38,8 @@ SCARED1, SCARED2, VERY_TIRED, MORONIC, SUICIDAL, VERY_HUNGRY = 23, 24, 25, 26, 2
 # (wild animals: free 4, 4/7/11), (cannibals: free 5, 5/9/14)
 RAFT_FOOD, RAFT_FOOD2, RAFT_EQUIP, RAFT_EQUIP2 = 29, 30, 31, 32      # value 0: life+1 / draw+2
 RAFT_STRATEGY, RAFT_STRATEGY2 = 33, 34                              # exchange2
-RAFT_REALIZATION, RAFT_DECEPTION, RAFT_MIMICRY, RAFT_BOOKS = 35, 36, 37, 38  # destroy, below, copy, step-1
+# destroy, below_pile, copy, step_minus1
+RAFT_REALIZATION, RAFT_DECEPTION, RAFT_MIMICRY, RAFT_BOOKS = 35, 36, 37, 38
 EXP_FOOD, EXP_FOOD2, EXP_WEAPON, EXP_WEAPON2 = 39, 40, 41, 42       # +1 life+1, +2, +2
 EXP_REALIZATION, EXP_DECEPTION, EXP_MIMICRY, EXP_REPEAT = 43, 44, 45, 46  # +1 each
 FUR_FOOD, FUR_REALIZATION, FUR_STRATEGY, FUR_EXPERIENCE = 47, 48, 49, 50  # +2 each
@@ -61,17 +76,91 @@ def make_deal(level: int = 1, robinson=(), hazards=(), aging=None, pirates=(P_6_
             "pirates": list(pirates)}
 
 
-def new_game(actions, level=1, deal=None, options=None, seed=0, policy=None) -> Game:
-    return Game(level, seed, 0, policy or ScriptedPolicy(actions), options or Options(), deal=deal)
+class RecordingGame(Game):
+    """The reference Game, noting at each decision the observation (``obs_seen``), the legal
+    actions (``legal_seen``) and the action taken (``taken``), as names: what the fast engine
+    must show and offer, and is given."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.obs_seen: list = []
+        self.legal_seen: list[list[str]] = []
+        self.taken: list[str] = []
+
+    def decide(self, phase, legal):
+        self.obs_seen.append(self.observation(phase))
+        self.legal_seen.append([action_name(a) for a in sorted(legal)])
+        action = super().decide(phase, legal)
+        self.taken.append(action_name(action))
+        return action
+
+
+def new_game(actions, level=1, deal=None, options=None, seed=0, policy=None) -> RecordingGame:
+    return RecordingGame(level, seed, 0, policy or ScriptedPolicy(actions), options or Options(),
+                         deal=deal)
 
 
 def play(actions, level=1, deal=None, options=None, seed=0, **deal_kw) -> Game:
-    """Play a scripted game.  If the script runs out, the game is left as it was at that
-    decision: ``g.stopped`` is True and ``g.stop_message`` holds the error (which lists the
-    legal actions at that point).  Otherwise the game ended (``g.stopped`` False)."""
+    """Play a scripted game from a deal (``deal``, else ``make_deal(level, **deal_kw)``) on
+    both engines.  If the script runs out, the game is left as it was at that decision:
+    ``g.stopped`` is True and ``g.stop_message`` holds the error (which lists the legal
+    actions at that point).  Otherwise the game ended (``g.stopped`` False).  Then the fast
+    engine replays it (``same_on_fast_engine``)."""
     if deal is None:
         deal = make_deal(level, **deal_kw)
-    return play_until_stop(new_game(actions, level, deal, options, seed))
+    g = play_until_stop(new_game(actions, level, deal, options, seed))
+    same_on_fast_engine(g)
+    return g
+
+
+def deal_fight(actions, opponent=53, level=1, other=None, **kw) -> Game:
+    """A fight in the green step from a deal, on both engines (``play``): the hazard stack
+    starts with ``opponent`` and ``other`` (default raft #29, or #30 against #29), the player
+    fights ``opponent`` (R3.1, ``other`` goes to the hazard discard) and then plays
+    ``actions``.  ``kw``: ``robinson`` (the top of the Robinson stack: start cards, and from
+    level 2 one normal aging card), ``options``, ``seed``, other ``make_deal`` keywords."""
+    if other is None:
+        other = 30 if opponent == 29 else 29
+    return play([f"fight:{opponent}"] + list(actions), level=level, hazards=[opponent, other],
+                **kw)
+
+
+def same_on_fast_engine(g: RecordingGame):
+    """The fast engine (sim.fast.play_fast), given g's level, seed, options, deal and the
+    actions g's script took, writes g's trace event for event, and shows g's observation and
+    offers g's legal actions at every decision, the one where the script ran out included."""
+    from sim.fast import play_fast
+    f = play_fast(g.level, g.seed, g.game_index, None, g.options, g.deal, actions=g.taken,
+                  record=True, stop_when_out=True)
+    assert f["stopped"] == g.stopped, f"fast engine stopped: {f['stopped']}"
+    i = _first_difference(f["trace"], g.trace)
+    assert f["trace"] == g.trace, (f"trace differs at event {i}: fast {f['trace'][i:i + 2]}, "
+                                   f"reference {g.trace[i:i + 2]}")
+    legal = [[action_name(a) for a in at] for at in f["legal"]]
+    assert legal == g.legal_seen, (
+        f"legal actions differ at decision {_first_difference(legal, g.legal_seen)}: fast "
+        f"{legal}, reference {g.legal_seen}")
+    same = [bool(np.array_equal(a, b)) for a, b in zip(f["observations"], g.obs_seen)]
+    assert all(same), f"observation {same.index(False)} differs: " + str(
+        _obs_difference(f["observations"][same.index(False)], g.obs_seen[same.index(False)]))
+
+
+def _obs_difference(fast, reference) -> dict:
+    a, b = O.describe(fast), O.describe(reference)
+    return {key: (a[key], b[key]) for key in a if a[key] != b[key]}
+
+
+def same_setup_on_fast_engine(g: Game):
+    """The fast engine, given g's level, seed, options and deal (None: the seed's set-up),
+    sets up the same game: its trace starts with g's (the setup and step events, R2)."""
+    from sim.fast import play_fast
+    f = play_fast(g.level, g.seed, g.game_index, None, g.options, g.deal, actions=[],
+                  stop_when_out=True)
+    assert f["trace"][:len(g.trace)] == g.trace, (f["trace"][:2], g.trace)
+
+
+def _first_difference(a: list, b: list) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 def play_until_stop(g) -> Game:
@@ -102,11 +191,12 @@ def last(g, name: str) -> dict:
     return ev[-1]
 
 
-class StackedGame(Game):
-    """A Game whose set-up is followed by hand-set zones (the 'stacked state').  Stacks are
-    given top first, the discard piles bottom first.  A card named in a given zone is taken
-    out of the zones left at their default; cards placed nowhere are put into ``removed``
-    so that every card stays in exactly one zone."""
+class ReferenceStackedGame(Game):
+    """A reference Game whose set-up is followed by hand-set zones (the 'stacked state').
+    Stacks are given top first, the discard piles bottom first.  A card named in a given zone
+    is taken out of the zones left at their default; cards placed nowhere are put into
+    ``removed`` so that every card stays in exactly one zone.  Reference engine only: the fast
+    engine starts a game from a deal (R2), and these zones are no deal."""
 
     def __init__(self, level, seed, game, policy, options=None, spec=None):
         super().__init__(level, seed, game, policy, options, deal=make_deal(level))
@@ -147,27 +237,31 @@ class StackedGame(Game):
         self.removed = [c for c in range(C.N_CARDS) if c not in placed]
 
 
-def stacked(level=1, actions=(), options=None, step=GREEN, seed=0, **spec) -> Game:
-    """A StackedGame after set-up, at ``step``, ready for ``fight(g, ...)`` or
+def ref_stacked(level=1, actions=(), options=None, step=GREEN, seed=0, **spec) -> Game:
+    """A ReferenceStackedGame after set-up, at ``step``, ready for ``fight(g, ...)`` or
     ``g.pirate_fights()``.  spec keys: robinson, discard, aging, hazard_stack,
-    hazard_discard, pirates, life, aging_in_game."""
-    g = StackedGame(level, seed, 0, ScriptedPolicy(list(actions)), options or Options(), spec)
+    hazard_discard, pirates, life, aging_in_game.  Reference engine only (no deal gives a
+    stacked state, nor a start at a later step)."""
+    g = ReferenceStackedGame(level, seed, 0, ScriptedPolicy(list(actions)), options or Options(),
+                             spec)
     g.set_up()
     g.step = step
     g.stopped, g.stop_message = False, ""
     return g
 
 
-def play_stacked(actions, level=1, options=None, seed=0, policy=None, **spec) -> Game:
-    """Play a whole game (Game.play) from a stacked set-up; like ``play`` for running out."""
-    return play_until_stop(StackedGame(level, seed, 0, policy or ScriptedPolicy(list(actions)),
-                                       options or Options(), spec))
+def ref_play_stacked(actions, level=1, options=None, seed=0, policy=None, **spec) -> Game:
+    """Play a whole game (Game.play) from a stacked set-up; like ``play`` for running out.
+    Reference engine only (a stacked state is no deal)."""
+    return play_until_stop(ReferenceStackedGame(level, seed, 0,
+                                                policy or ScriptedPolicy(list(actions)),
+                                                options or Options(), spec))
 
 
 def run(g, method, *args, **kwargs) -> str:
-    """Call a Game method on a stacked game (e.g. ``run(g, g.run_fight, 53, False)``);
-    returns 'done', 'gameover' (g.cause set as Game.play would) or 'stopped' (script ran
-    out; g.stop_message lists the legal actions)."""
+    """Call a Game method on a stacked game, reference engine only (e.g.
+    ``run(g, g.run_fight, 53, False)``); returns 'done', 'gameover' (g.cause set as Game.play
+    would) or 'stopped' (script ran out; g.stop_message lists the legal actions)."""
     try:
         method(*args, **kwargs)
         return "done"
@@ -236,8 +330,7 @@ class AutoPolicy:
         self.position = 0
 
     def choose(self, obs, legal, n_legal):
-        from sim.actions import A_DONE, A_DRAW, A_END, A_SKIP, action_name
-        import sim.observation as O
+        from sim.actions import A_DONE, A_DRAW, A_END, A_SKIP
         legal = [int(a) for a in legal[:n_legal]]
         phase = O.PHASE_NAMES[int(obs[O.O_PHASE])]
         if self.position < len(self.prefix):
@@ -253,16 +346,18 @@ class AutoPolicy:
         return legal[0]
 
 
-def fight_stopped(actions, opponent=53, **spec):
-    """A stacked game's fight against ``opponent`` that stops when the script runs out."""
-    g = stacked(actions=actions, **spec)
+def ref_fight_stopped(actions, opponent=53, **spec):
+    """A stacked game's fight against ``opponent`` that stops when the script runs out
+    (reference engine only: for a fight a deal can give, ``deal_fight``)."""
+    g = ref_stacked(actions=actions, **spec)
     assert fight(g, opponent) == "stopped", g.trace[-3:]
     return g
 
 
-def fight_done(actions, opponent=53, **spec):
-    """A stacked game's fight against ``opponent`` that ends before the script runs out."""
-    g = stacked(actions=actions, **spec)
+def ref_fight_done(actions, opponent=53, **spec):
+    """A stacked game's fight against ``opponent`` that ends before the script runs out
+    (reference engine only: for a fight a deal can give, ``deal_fight``)."""
+    g = ref_stacked(actions=actions, **spec)
     result = fight(g, opponent)
     assert result == "done", (result, g.stop_message)
     return g

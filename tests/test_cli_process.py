@@ -129,15 +129,12 @@ MODES = {
 }
 
 
-@pytest.mark.parametrize("mode", list(MODES))
-def test_ctrl_c_stops_within_2_s_reports_and_writes_what_finished(tmp_path, mode):
+def _interrupted_run(tmp_path, mode) -> int:
     """SIGINT a long run (10^8 games per level) once it is playing: it stops after the
-    chunk in flight, prints the table of the finished games (marked interrupted), exits with
-    130, and the Parquet file holds exactly the games reported.  (How fast it stops is
-    measured by no test: a loaded machine must pass; chunks last about 0.25 s.)"""
-    warm = friday(["simulate", "--level", "1", "--games", "10", "--threads", "2",
-                   *[a.replace("games.parquet", "warm.parquet") for a in MODES[mode]]], tmp_path)
-    assert warm.returncode == 0, warm.stderr          # the engine compiled and cached first
+    chunk in flight, prints the table of the finished games (marked interrupted) and exits
+    with 130.  Returns the number of games it reports.  (How fast it stops is measured by no
+    test: a loaded machine must pass; chunks last about 0.25 s.)  The fast engine and the
+    default policy are compiled and cached first (the tests' ``fast_engine`` fixture)."""
     args = [sys.executable, "-m", "sim.cli", "simulate", "--level", "all", "--games",
             "100000000", "--threads", "2", *MODES[mode]]
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -163,6 +160,21 @@ def test_ctrl_c_stops_within_2_s_reports_and_writes_what_finished(tmp_path, mode
     assert table and table[0].split()[0] == "1"
     assert sum(int(line.split()[1].replace(",", "")) for line in table) == played
     assert not list(tmp_path.glob("*.partial"))
-    if "--out" in args:
-        df = pd.read_parquet(tmp_path / "games.parquet")
-        assert len(df) == played and list(df["game"][:3]) == [0, 1, 2]
+    return played
+
+
+@pytest.mark.parametrize("mode", ["rows", "reference"])
+def test_ctrl_c_stops_within_2_s_reports_and_writes_what_finished(tmp_path, mode, fast_engine):
+    """Ctrl-C (``_interrupted_run``) in rows mode, on either engine: the Parquet file holds
+    exactly the games reported."""
+    fast_engine("expert")
+    played = _interrupted_run(tmp_path, mode)
+    df = pd.read_parquet(tmp_path / "games.parquet")
+    assert len(df) == played and list(df["game"][:3]) == [0, 1, 2]
+
+
+def test_ctrl_c_in_summary_mode_stops_and_reports_what_finished(tmp_path, fast_engine):
+    """Ctrl-C (``_interrupted_run``) in summary mode, which writes no games file."""
+    fast_engine("expert")
+    _interrupted_run(tmp_path, "summary")
+    assert not (tmp_path / "games.parquet").exists()

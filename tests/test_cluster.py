@@ -22,10 +22,10 @@ from sim.rules import Options, RuleError              # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def dask2():
-    """One LocalCluster of 2 single-threaded worker processes for the whole module (the
-    in-process runs of each test come first, so the workers find the engine in the cache)."""
-    run_batch(1, 0, 0, 4, load_policy("cull-green"))          # compile / load before the workers
+def dask2(fast_engine):
+    """One LocalCluster of 2 single-threaded worker processes for the whole module; the engine
+    is compiled or loaded first (conftest's warm-up), so the workers find it in the cache."""
+    fast_engine("cull-green")
     with K.Cluster("local:2") as c:
         yield c
 

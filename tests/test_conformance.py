@@ -69,9 +69,15 @@ def check_type(kind, v):
     raise AssertionError(kind)
 
 
-def validate_trace(trace, max_life):
+# the checks that apply to some events only: an enum field (ENUMS), an event's own rule
+OWN_CHECKS = set(ENUMS) | {"hazards_drawn", "setup", "draw", "life", "sort3", "game_end"}
+
+
+def validate_trace(trace, max_life) -> set:
     """Every line valid against TRACE.md, JSON-serialisable; order: setup, step green first,
-    game_end once and last; life events consistent with a running life count."""
+    game_end once and last; life events consistent with a running life count.  Returns the
+    OWN_CHECKS that ran (the tests check that each one ran on some trace)."""
+    ran = set()
     assert trace[0]["e"] == "setup" and trace[1] == {
         "e": "step", "step": "green", "hazard_stack": trace[0]["hazard_stack"]}
     assert trace[-1]["e"] == "game_end"
@@ -87,6 +93,7 @@ def validate_trace(trace, max_life):
             assert check_type(kind, ev[field]), f"{field} of {ev}"
             if (name, field) in ENUMS:
                 assert ev[field] in ENUMS[name, field], f"{field} of {ev}"
+                ran.add((name, field))
         if name == "hazards_drawn":
             assert len(ev["cards"]) in (1, 2)
         if name == "setup":
@@ -99,15 +106,19 @@ def validate_trace(trace, max_life):
             assert ev["life"] == life and 0 <= life <= max_life
         if name == "ability" and ev["ability"] == "sort3":
             assert set(ev["detail"]) == {"seen", "discarded", "order"}
+            ran.add("sort3")
         if name == "game_end":
             assert ev["life"] == life
             assert ev["won"] == (ev["cause"] == "won")
+        ran.update({name} & OWN_CHECKS)
+    return ran
 
 
 class CheckedGame(Game):
-    """Checks the invariants before every decision."""
+    """Checks the invariants before every decision; ``fight_decisions`` counts those taken
+    in a fight, whose invariants are checked too (every game has some: R3.1, R4.4)."""
 
-    decisions = 0
+    fight_decisions = 0
 
     def decide(self, phase, legal):
         check_conservation(self)
@@ -118,7 +129,7 @@ class CheckedGame(Game):
         if self.fight is not None:
             assert self.fight.free_left >= 0
             assert not (self.fight.face_down - set(self.fight.cards()))
-        CheckedGame.decisions += 1
+            self.fight_decisions += 1
         return super().decide(phase, legal)
 
 
@@ -126,7 +137,8 @@ class Greedy:
     """Test-only strategy: fight the hazard with the lowest value (skip the last one), use
     abilities when useful (double the best card, destroy/exchange/below the worst), draw free
     cards, end when the (estimated) total reaches the value, pay while life > 5 and 2 or
-    less are missing (always against a pirate), else end; destroy the worst card after a loss; random elsewhere."""
+    less are missing (always against a pirate), else end; destroy the worst card after a
+    loss; random elsewhere."""
 
     name = "greedy-test"
 
@@ -200,35 +212,46 @@ class ShortGame(CheckedGame):
 
 
 def run_games(policy, level, n, options=None, seed=1234, game_class=CheckedGame):
-    causes, steps = Counter(), Counter()
+    """Play and check n games: their causes, the steps reached, the OWN_CHECKS that ran."""
+    causes, steps, ran = Counter(), Counter(), set()
     for game in range(n):
         g = game_class(level, seed, game, policy, options or Options())
         g.play()
         check_conservation(g)
-        validate_trace(g.trace, g.max_life)
+        assert g.fight_decisions > 0              # the fight invariants were checked
+        ran |= validate_trace(g.trace, g.max_life)
         assert g.score == g.trace[-1]["score"] == g.compute_score()
         causes[g.cause] += 1
         steps[g.trace[-1]["step"]] += 1
-    return causes, steps
+    return causes, steps, ran
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_random_policy_conformance(level):
     """1,000 random games per level: every invariant holds before every decision and every
     trace is valid."""
-    causes, steps = run_games(load_policy("random"), level, 1000)
+    causes, steps, ran = run_games(load_policy("random"), level, 1000)
     assert sum(causes.values()) == 1000
+    assert ran >= OWN_CHECKS - {"sort3"}      # a won vision card drawn again: rare in random play
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_greedy_policy_conformance_reaches_later_steps(level):
     """200 full games per level of the test strategy (most reach yellow), then 200 games
     with a short hazard stack that reach red and the pirates: same checks."""
-    causes, steps = run_games(Greedy(), level, 200, seed=99)
+    causes, steps, ran = run_games(Greedy(), level, 200, seed=99)
     assert steps["yellow"] + steps["red"] + steps["pirates"] > 100, steps
-    causes, steps = run_games(Greedy(), level, 200, seed=5, game_class=ShortGame)
+    causes, steps, ran_short = run_games(Greedy(), level, 200, seed=5, game_class=ShortGame)
     assert steps["pirates"] > 50, steps
     assert len(causes) >= 2, causes
+    assert ran | ran_short >= OWN_CHECKS - {"sort3"}
+
+
+def test_every_check_of_the_trace_validation_runs():
+    """validate_trace's checks for some events only (OWN_CHECKS), sort3's included, all run
+    on 20 games of the test strategy."""
+    causes, steps, ran = run_games(Greedy(), 1, 20, seed=99)
+    assert ran == OWN_CHECKS
 
 
 @pytest.mark.parametrize("options", [Options(old_age="continue"),

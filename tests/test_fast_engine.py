@@ -81,10 +81,17 @@ def test_scripted_actions_replay_a_game():
             rec.append(a)
             return a
     g = play_game(2, 4, 9, Rec())
-    f = play_fast(2, 4, 9, None, actions=rec)
-    assert f["trace"] == g.trace
+    f = play_fast(2, 4, 9, None, actions=rec, record=True)
+    assert f["trace"] == g.trace and not f["stopped"]
     with pytest.raises(RuleError, match="ran out"):
         play_fast(2, 4, 9, None, actions=rec[:3])
+    # stop_when_out: the game so far, up to the 4th decision, whose legal actions come too
+    part = play_fast(2, 4, 9, None, actions=rec[:3], record=True, stop_when_out=True)
+    assert part["stopped"] and part["legal"] == f["legal"][:4]
+    assert np.array_equal(part["observations"], f["observations"][:4])
+    assert part["trace"] == g.trace[:len(part["trace"])]
+    assert part["trace"][-1]["e"] != "game_end" and len(part["trace"]) < len(g.trace)
+    assert play_fast(2, 4, 9, None, actions=rec[:3], stop_when_out=True)["trace"] == part["trace"]
 
 
 def test_policy_function_has_the_engine_signature():

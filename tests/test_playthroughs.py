@@ -6,6 +6,7 @@ import pytest
 from playthrough import FOLDER, read, replay_fast, replay_reference
 
 FILES = sorted(FOLDER.glob("*.txt"))
+pytestmark = pytest.mark.usefixtures("fast_engine")      # conftest: the one warm-up
 
 
 def test_there_are_playthroughs():

@@ -66,8 +66,7 @@ def test_progress_bar_on_a_terminal_only(monkeypatch, capsys, terminal, quiet, s
     assert "summary mode" in out and "4,000 games in" in out
     bar = "level 1" in err and "level 2" in err and "2000/2000" in err and "games/s" in err
     assert bar == shown, err
-    if not shown:
-        assert err == ""
+    assert (err == "") == (not shown), err        # without the bar, nothing at all
 
 
 def test_chunk_sizes_follow_the_measured_rate(monkeypatch):

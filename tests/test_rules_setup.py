@@ -1,4 +1,7 @@
-"""R1 (components, zones, destroy cost, open information) and R2 (set-up by level)."""
+"""R1 (components, zones, destroy cost, open information) and R2 (set-up by level).
+
+Every set-up, from a seed or a deal, is checked on both engines: the fast engine's trace
+starts with the reference's setup and step events (``setup_game``)."""
 from collections import Counter
 
 import numpy as np
@@ -7,13 +10,18 @@ import pytest
 import sim.cards as C
 import sim.observation as O
 from helpers import (GENIUS, VERY_STUPID, check_conservation, events, in_game_aging, make_deal,
-                     new_game, play)
+                     new_game, play, same_setup_on_fast_engine)
 from sim.rules import start_life
+
+pytestmark = pytest.mark.usefixtures("fast_engine")      # conftest: the one warm-up
 
 
 def setup_game(level, seed=0, deal=None):
+    """The reference game just set up (R2) from the seed, or from ``deal``; the fast engine
+    sets up the same game (``same_setup_on_fast_engine``)."""
     g = new_game([], level, deal, seed=seed)
     g.set_up()
+    same_setup_on_fast_engine(g)
     return g
 
 

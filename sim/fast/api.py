@@ -87,10 +87,15 @@ def _scripted_decide(obs, legal, n_legal, params, rng):
 
 
 def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
-              record=False, cards=None) -> dict:
+              record=False, cards=None, stop_when_out=False) -> dict:
     """One game with the fast engine: trace (as the reference's Game.trace), won, cause,
-    score, life, turn, stats.  ``actions``: a list of action ids (or names) played instead of
-    the policy.  ``record``: also return the observation and legal actions of every decision."""
+    score, life, turn, stats, stopped.  ``actions``: a list of action ids (or names) played
+    instead of the policy; by default a list that runs out before the game ends is a
+    RuleError.  ``stop_when_out`` (with ``actions``): return the game so far instead, with
+    ``stopped`` True and the trace up to the decision where the list ran out (no game_end
+    event); with ``record`` the observations and legal actions include that decision's (the
+    last ones).  The results other than the trace describe no finished game then.
+    ``record``: also return the observation and legal actions of every decision."""
     level = check_level(level)
     options = options or Options()
     name = getattr(policy, "name", "policy")
@@ -120,12 +125,16 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
     single(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
     err = int(S[S_ERR])
+    ran_out = err == ERR_ILLEGAL and actions is not None and int(S[S_ERR_ACTION]) == -1
+    if ran_out and stop_when_out:
+        err = 0
     if err == ERR_ILLEGAL:
-        if actions is not None and int(S[S_ERR_ACTION]) == -1:
+        if ran_out:
             raise RuleError(f"scripted: the action list ran out after {len(prm) - 1} actions at "
                             f"a {O.PHASE_NAMES[int(S[S_ERR_PHASE])]} decision")
         if not record:                   # replay it recording decisions: the legal actions
-            return play_fast(level, seed, game, policy, options, deal, actions, record=True)
+            return play_fast(level, seed, game, policy, options, deal, actions, record=True,
+                             cards=cards)
         last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
                                        DLEG[last, 1:1 + DLEG[last, 0]]))
@@ -133,8 +142,11 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
         raise RuntimeError("fast engine: trace buffer full")
     if err == ERR_DEBUG_FULL:
         raise RuntimeError("fast engine: decision record buffer full")
+    trace = decode_events(E, int(S[S_EPOS]))
+    if ran_out:             # the engine ended the game on the missing action: not a game_end
+        trace = trace[:-1] if trace and trace[-1]["e"] == "game_end" else trace
     out = {
-        "trace": decode_events(E, int(S[S_EPOS])),
+        "trace": trace, "stopped": ran_out,
         "won": bool(S[S_WON]), "cause": int(S[S_CAUSE]), "score": int(S[S_SCORE]),
         "life": int(S[S_LIFE]), "turn": int(S[S_TURN]), "step": int(S[S_STEP]),
         "stats": {"fights_won": [int(x) for x in S[S_FW:S_FW + 4]],
