@@ -44,7 +44,7 @@ class FridayEnv(gym.Env):
             raise RuleError(f"reward must be 'win' or 'score', not {reward!r}")
         self.level = check_level(level)
         self.options = as_options(options)
-        self.reward_kind = reward
+        self.reward_key = "won" if reward == "win" else "score"     # the result paid at the end
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, shape=(O.OBS_SIZE,),
                                             dtype=np.int64)
@@ -68,17 +68,11 @@ class FridayEnv(gym.Env):
         g = self.game
         if g is None or g.is_over:
             raise RuntimeError("FridayEnv.step: call reset() first (the episode is over)")
-        a = int(action)
-        if not (0 <= a < N_ACTIONS) or a not in g.legal_actions():
+        if int(action) not in g.legal_actions():
             return g.observation, -1.0, True, False, self._info(illegal_action=True)
-        g.step(a)
-        reward = 0.0
-        if g.is_over:
-            r = g.result
-            reward = float(r["won"]) if self.reward_kind == "win" else float(r["score"])
+        g.step(int(action))
+        reward = float(g.result[self.reward_key]) if g.is_over else 0.0
         return g.observation, reward, g.is_over, False, self._info()
 
     def render(self):
-        if self.render_mode == "ansi" and self.game is not None:
-            return str(self.game)
-        return None
+        return str(self.game) if self.render_mode == "ansi" and self.game is not None else None

@@ -18,14 +18,15 @@ import numpy as np
 
 from sim import cards as C
 from sim import observation as O
-from sim.actions import action_id, action_name
+from sim.actions import N_ACTIONS, action_id, action_name
 from sim.rng import mix64
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, as_options, check_level
 from sim.fast import layout as Y
 
 __all__ = ["Game"]
 
-
+# The engine's arrays of one game (sim.fast.machine), as Game._S, Game._P, ... in this order.
+_FIELDS = ("S", "P", "obs", "L", "E", "SCR", "T", "R", "PR", "prm", "DOBS", "DLEG")
 _POLICIES: dict = {}
 
 
@@ -44,14 +45,22 @@ def _policy(policy):
     return hit
 
 
+def cards_in(obs, zone: int) -> list[int]:
+    """The cards that the observation ``obs`` has in ``zone`` (sim.observation), by id."""
+    return [c for c in range(C.N_CARDS) if obs[O.ZONE + c] == zone]
+
+
+def known_top(obs) -> list[int]:
+    """The cards the player put on top of Robinson's stack (sort3), top first."""
+    return [int(obs[O.O_KNOWN_TOP_0 + i]) for i in range(int(obs[O.O_KNOWN_TOP_N]))]
+
+
 class Game:
     """One game of Friday on the fast engine: a state machine that waits at each decision."""
 
-    _FIELDS = ("S", "P", "obs", "L", "E", "SCR", "T", "R", "PR", "prm", "DOBS", "DLEG")
-
     def __init__(self, arrays: tuple, level: int, seed: int, game: int, options: Options):
-        (self._S, self._P, self._obs, self._L, self._E, self._SCR, self._T, self._R, self._PR,
-         self._prm, self._DOBS, self._DLEG) = arrays
+        for name, a in zip(_FIELDS, arrays, strict=True):
+            setattr(self, "_" + name, a)
         self.level, self.seed, self.game, self.options = level, seed, game, options
 
     # --- making games --------------------------------------------------------------------
@@ -64,9 +73,7 @@ class Game:
         card table (``sim.fast.layout.card_table()`` edited), else the game's own."""
         from sim.fast import api, runner
         from sim.fast.game import alloc_state
-        level = check_level(level)
-        options = as_options(options)
-        seed, game = int(seed), int(game)
+        level, options, seed, game = check_level(level), as_options(options), int(seed), int(game)
         S, P, obs = alloc_state()
         S[Y.S_TRACE] = 1 if trace else 0
         T = api._T if table is None else np.ascontiguousarray(table, dtype=np.int64)
@@ -80,8 +87,7 @@ class Game:
         return cls(arrays, level, seed, game, options)
 
     def _arrays(self) -> tuple:
-        return (self._S, self._P, self._obs, self._L, self._E, self._SCR, self._T, self._R,
-                self._PR, self._prm, self._DOBS, self._DLEG)
+        return tuple(getattr(self, "_" + name) for name in _FIELDS)
 
     def clone(self) -> "Game":
         """An independent copy (same position, same random streams: it continues alike)."""
@@ -122,9 +128,8 @@ class Game:
 
     def legal_mask(self) -> np.ndarray:
         """int8 mask over the whole action space (sim.actions.N_ACTIONS)."""
-        from sim.actions import N_ACTIONS
         m = np.zeros(N_ACTIONS, np.int8)
-        m[self._L[:int(self._S[Y.S_NLEGAL])]] = 1
+        m[self.legal_actions()] = 1
         return m
 
     def step(self, action) -> "Game":
@@ -134,8 +139,7 @@ class Game:
         if self.is_over:
             raise RuleError("the game is over: no action is legal")
         a = action_id(action) if isinstance(action, str) else int(action)
-        legal = self.legal_actions()
-        if a not in legal:
+        if a not in self.legal_actions():
             try:
                 name = repr(action_name(a))
             except RuleError:
@@ -190,44 +194,37 @@ class Game:
 
     def __str__(self) -> str:
         o = self._obs
-        zone = o[O.ZONE:O.ZONE + C.N_CARDS]
 
-        def card(c):
+        def card(c, flags=False):
             c = int(c)
-            v = f" {C.FIGHT_VALUE[c]:+d}" if c < 59 else ""
-            return f"{C.NAME[c]}{v} [{c}]"
+            marks = [w for w, bit in (("face down", O.F_FACE_DOWN), ("doubled", O.F_DOUBLED),
+                                      ("used", O.F_USED)) if flags and o[O.FLAGS + c] & bit]
+            return (f"{C.NAME[c]}{f' {C.FIGHT_VALUE[c]:+d}' if c < 59 else ''} [{c}]"
+                    + (f" ({', '.join(marks)})" if marks else ""))
 
-        def members(z):
-            return [c for c in range(C.N_CARDS) if zone[c] == z]
-        step = STEP_NAMES[int(o[O.O_STEP])]
-        lines = [f"Friday, level {self.level}, seed {self.seed}, game {self.game}: {step} step, "
-                 f"turn {int(o[O.O_TURN])}, life {int(o[O.O_LIFE])}/{int(o[O.O_MAX_LIFE])}"]
-        beaten = set(members(O.Z_PIRATE_BEATEN))
+        def cards(cs, flags=False):
+            return ", ".join(card(c, flags) for c in cs)
+        lines = [f"Friday, level {self.level}, seed {self.seed}, game {self.game}: "
+                 f"{STEP_NAMES[int(o[O.O_STEP])]} step, turn {int(o[O.O_TURN])}, "
+                 f"life {int(o[O.O_LIFE])}/{int(o[O.O_MAX_LIFE])}"]
+        beaten = cards_in(o, O.Z_PIRATE_BEATEN)
         lines.append("pirates: " + ", ".join(card(p) + (" (beaten)" if p in beaten else "")
                                              for p in (o[O.O_PIRATE_1], o[O.O_PIRATE_2])))
         if o[O.O_OPPONENT] >= 0 and not self.is_over:
-            opp = int(o[O.O_OPPONENT])
-            lines.append(f"fight: {card(opp)} value {int(o[O.O_FIGHT_VALUE])}, free cards left "
-                         f"{int(o[O.O_FREE_LEFT])}, total {int(o[O.O_FIGHT_TOTAL])}")
+            lines.append(f"fight: {card(o[O.O_OPPONENT])} value {int(o[O.O_FIGHT_VALUE])}, free "
+                         f"cards left {int(o[O.O_FREE_LEFT])}, total {int(o[O.O_FIGHT_TOTAL])}")
             for side, z in (("left", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
-                cs = members(z)
-                flags = {c: [n for n, f in (("face down", O.F_FACE_DOWN), ("doubled", O.F_DOUBLED),
-                                            ("used", O.F_USED)) if o[O.FLAGS + c] & f] for c in cs}
-                lines.append(f"  {side}: " + (", ".join(
-                    card(c) + (f" ({', '.join(flags[c])})" if flags[c] else "") for c in cs) or "-"))
-        drawn = members(O.Z_HAZARD_DRAWN)
-        if drawn:
-            lines.append("hazards drawn: " + ", ".join(card(c) for c in drawn))
-        sort_hand = members(O.Z_SORT)
-        if sort_hand:
-            lines.append("sort3 hand: " + ", ".join(card(c) for c in sort_hand))
-        known = [int(o[O.O_KNOWN_TOP_0 + i]) for i in range(int(o[O.O_KNOWN_TOP_N]))]
+                lines.append(f"  {side}: {cards(cards_in(o, z), flags=True) or '-'}")
+        for label, z in (("hazards drawn", O.Z_HAZARD_DRAWN), ("sort3 hand", O.Z_SORT)):
+            if cs := cards_in(o, z):
+                lines.append(f"{label}: {cards(cs)}")
+        known = known_top(o)
         lines.append(f"robinson stack {int(o[O.O_N_ROBINSON_STACK])}"
-                     + (f" (top: {', '.join(card(c) for c in known)})" if known else "")
+                     + (f" (top: {cards(known)})" if known else "")
                      + f", discard {int(o[O.O_N_ROBINSON_DISCARD])}, aging stack "
                      f"{int(o[O.O_N_AGING_STACK])}, hazard stack {int(o[O.O_N_HAZARD_STACK])}, "
                      f"hazard discard {int(o[O.O_N_HAZARD_DISCARD])}, removed "
-                     f"{len(members(O.Z_REMOVED))}")
+                     f"{len(cards_in(o, O.Z_REMOVED))}")
         if self.is_over:
             r = self.result
             lines.append(f"game over: {'won' if r['won'] else 'lost'} ({r['cause']}), score "
@@ -235,4 +232,3 @@ class Game:
         else:
             lines.append(f"{self.phase} decision, legal: {', '.join(self.legal_action_names())}")
         return "\n".join(lines)
-

@@ -15,21 +15,30 @@ from __future__ import annotations
 
 from ..names import ABILITY_WORDS, CardNames, count, signed
 from ..reference.fight import Fight, FightRules
-from ..rules import parse_options
+from ..rules import STEP_NAMES, parse_options
 from ..trace import header_cards
 
-STEPS = ("green", "yellow", "red", "pirates")
-STEP_STYLE = {"green": "bold green", "yellow": "bold yellow", "red": "bold red",
-              "pirates": "bold magenta"}
+STEP_STYLE = ("bold green", "bold yellow", "bold red", "bold magenta")
 LIFE_REASON = {"paid_draw": "paid card", "lost_fight": "lost fight", "aging": "aging card",
                "ability": "ability"}
+DRAW_REASON = {"free": "free card", "paid": "paid card", "ability": "drawn by the ability",
+               "exchange": "in its place", "replace": "replacement, free"}
+CAUSES = {
+    "no_life": "Robinson has no life left to pay",
+    "old_age": "Robinson dies of old age (his stack is empty and no aging card is left, R7.2)",
+    "no_cards": "Robinson has no card left to draw against the pirate (R9.4)"}
+ABILITY_SAYS = {   # (what the ability does, style) of the abilities that only say so
+    "draw_plus1": ("draws 1 more card", ""), "draw_plus2": ("draws up to 2 more cards", ""),
+    "aging_stop": ("drawn as a free card, it stops the free cards of this fight", "red")}
 TOTAL_COLUMN = 52
 
 
 class _Log(FightRules):
     """Follows the events and writes the lines (see the module docstring).  ``FightRules``
     gives ``fight_total`` and ``effective_value`` over ``fight`` (a reference Fight, filled
-    from the events), ``cards``, ``options`` and ``step``, as in the reference engine."""
+    from the events), ``cards``, ``options`` and ``step``, as in the reference engine.  An
+    ``on_<event>`` handler that writes the next event, a life change, into its own line
+    returns True, and that event is not handled again."""
 
     def __init__(self, events, ids: bool):
         self.events = list(events)
@@ -41,22 +50,23 @@ class _Log(FightRules):
         self.cards = header_cards(head)
         self.options = parse_options(**head.get("options", {}))
         self.lines: list[list[tuple[str, str]]] = []
-        self.life = self.max_life = self.turn = self.stack_n = self.hazards_left = 0
-        self.step = 0
+        self.life = self.max_life = self.turn = self.stack_n = self.hazards_left = self.step = 0
         self.owned: set[int] = set()      # Robinson's cards, not removed (R10.3)
         self.won_hazards = 0
         self.pirates_beaten: list[int] = []
         self.fight: Fight | None = None
         self.ended = None                  # the current fight's fight_end event, once written
-        self.pending_sort = None           # (cards still to take, cards put back) across a reshuffle
+        self.pending_sort = None  # (cards still to take, cards put back) across a reshuffle
         self.n_hazards = sum(1 for row in self.names.table.values() if row["kind"] == "hazard")
         self.disagreements: list[str] = []  # bookkeeping vs the trace (tests keep it empty)
         self.end = None
 
     # --- output ------------------------------------------------------------------------
-    def line(self, *spans):
-        self.lines.append([(t, s) if isinstance(s, str) else (t, "") for t, s in
-                           (sp if isinstance(sp, tuple) else (sp, "") for sp in spans)])
+    def line(self, *spans, gap: bool = False):
+        """One line of spans, each a text or (text, rich style); ``gap``: a blank line first."""
+        if gap:
+            self.lines.append([("", "")])
+        self.lines.append([sp if isinstance(sp, tuple) else (sp, "") for sp in spans])
 
     def with_total(self, text: str, style: str = ""):
         self.line((text.ljust(TOTAL_COLUMN) + " ", style), (f"total {self.total()}", "cyan"))
@@ -65,20 +75,25 @@ class _Log(FightRules):
         """The fight's total now (R4.6), as the reference engine counts it."""
         return self.fight_total()[0]
 
+    def take_life(self, nxt, *reasons) -> bool:
+        """Whether the next event is the life change (for one of ``reasons``) that this event's
+        line tells; if so, the life is now the changed one."""
+        merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] in reasons
+        if merged:
+            self.life = nxt["life"]
+        return merged
+
     # --- the events --------------------------------------------------------------------
-    def run(self):
-        i = 0
-        while i < len(self.events):
-            ev = self.events[i]
-            nxt = self.events[i + 1] if i + 1 < len(self.events) else None
-            if self.fight is not None and self.ended is not None and ev["e"] not in ("life", "ability", "game_end"):
+    def run(self, cut_note: bool = True):
+        i, events = 0, self.events
+        while i < len(events):
+            ev, nxt = events[i], events[i + 1] if i + 1 < len(events) else None
+            if self.ended is not None and ev["e"] not in ("life", "ability", "game_end"):
                 self.settle(True)
-            self.prev = self.events[i - 1] if i else None
-            used_next = getattr(self, "on_" + ev["e"])(ev, nxt)
-            i += 2 if used_next else 1
-        if self.end is None and len(self.events) > 1:
-            self.line("")
-            self.line(("The trace ends here, before the end of the game.", "bold"))
+            self.prev = events[i - 1] if i else None
+            i += 2 if getattr(self, "on_" + ev["e"])(ev, nxt) else 1
+        if cut_note and self.end is None and len(events) > 1:
+            self.line(("The trace ends here, before the end of the game.", "bold"), gap=True)
         return self.lines
 
     def on_header(self, ev, nxt):
@@ -96,27 +111,25 @@ class _Log(FightRules):
         self.line(f"Set-up: life {self.life} of {self.max_life}. Robinson's stack: {self.stack_n} "
                   f"cards" + (f" ({aging} of them aging)" if aging else "") +
                   f"; aging stack: {len(ev['aging_stack'])} cards.")
-        self.line("Pirates: " + "; ".join(f"{n.pirate(p)}: {n.pirate_rules(p)}" for p in ev["pirates"]) + ".")
+        self.line("Pirates: " + "; ".join(f"{n.pirate(p)}: {n.pirate_rules(p)}"
+                                          for p in ev["pirates"]) + ".")
 
     def on_step(self, ev, nxt):
-        self.step = STEPS.index(ev["step"])
+        self.step = STEP_NAMES.index(ev["step"])
         self.hazards_left = len(ev["hazard_stack"])
-        self.line("")
-        if ev["step"] == "pirates":
-            text = "PIRATES: Robinson must beat both pirates"
-        elif ev["step"] == "green":
-            text = f"GREEN step: {self.hazards_left} hazards"
-        else:
-            text = f"{ev['step'].upper()} step: {self.hazards_left} hazards (the hazard discard, shuffled)"
-        self.line((f"== {text} ==", STEP_STYLE[ev["step"]]))
+        text = (f"{ev['step'].upper()} step: {self.hazards_left} hazards"
+                if ev["step"] != "pirates" else "PIRATES: Robinson must beat both pirates")
+        if ev["step"] in ("yellow", "red"):
+            text += " (the hazard discard, shuffled)"
+        self.line((f"== {text} ==", STEP_STYLE[self.step]), gap=True)
 
     def on_hazards_drawn(self, ev, nxt):
         n = self.names
         self.turn += 1
         self.hazards_left -= len(ev["cards"])
-        self.line("")
-        self.line((f"Turn {self.turn}", "bold"), f" - {STEPS[self.step]} step, life {self.life}, "
-                  f"Robinson's stack {self.stack_n}, hazards left {self.hazards_left}")
+        self.line((f"Turn {self.turn}", "bold"), f" - {STEP_NAMES[self.step]} step, "
+                  f"life {self.life}, Robinson's stack {self.stack_n}, "
+                  f"hazards left {self.hazards_left}", gap=True)
         drawn = [f"{n.hazard(c)} (value {n.hazard_value(c, self.step)}, "
                  f"{count(n.table[c]['hazard']['free'], 'free card')})" for c in ev["cards"]]
         self.line("  " + ("Hazards: " + " and ".join(drawn) if len(drawn) == 2
@@ -126,145 +139,114 @@ class _Log(FightRules):
         n = self.names
         if ev["fight"] is None:
             self.line(f"  Skips {n.hazard(ev['discarded'][0])}: discarded without a fight.")
-            return False
+            return
         rest = f" Discards {n.listing(ev['discarded'], n.hazard)}." if ev["discarded"] else ""
         self.line(("  Fights ", ""), (n.hazard(ev["fight"]), "bold"),
                   f" (hazard side: value {nxt['value']}, {count(nxt['free_cards'], 'free card')}; "
                   f"beaten, it becomes the knowledge card {n.card(ev['fight'])}).{rest}")
-        self.on_fight_start(nxt, None, quiet=True)
-        return True
 
     def on_pirate_choice(self, ev, nxt):
-        n = self.names
-        self.line("")
-        self.line(("Fights ", ""), (n.pirate(ev["fight"]), "bold magenta"),
-                  f": value {nxt['value']}, {count(nxt['free_cards'], 'free card')}, life {self.life}.")
-        self.on_fight_start(nxt, None, quiet=True)
-        return True
+        self.line(("Fights ", ""), (self.names.pirate(ev["fight"]), "bold magenta"),
+                  f": value {nxt['value']}, {count(nxt['free_cards'], 'free card')}, "
+                  f"life {self.life}.", gap=True)
 
-    def on_fight_start(self, ev, nxt, quiet=False):
+    def on_fight_start(self, ev, nxt):
+        """Written with the choice before it (the trace always has one)."""
         self.fight = Fight(ev["opponent"], ev["kind"] == "pirate", ev["value"], ev["free_cards"])
         self.ended = None
-        if not quiet:
-            self.line(f"  Fight against {self.names.opponent(ev['opponent'])}: value {ev['value']}, "
-                      f"{count(ev['free_cards'], 'free card')}.")
-        return False
 
     def on_draw(self, ev, nxt):
-        n, f = self.names, self.fight
-        card = ev["card"]
+        card, merged = ev["card"], self.take_life(nxt, "paid_draw")
         self.stack_n -= 1
-        (f.left if ev["side"] == "left" else f.right).append(card)
-        text = {"free": "free card", "paid": "paid card", "ability": "drawn by the ability",
-                "exchange": "in its place", "replace": "replacement, free"}[ev["reason"]]
-        text = f"    {text}: {n.card(card)}"
-        merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] == "paid_draw"
+        (self.fight.left if ev["side"] == "left" else self.fight.right).append(card)
+        text = f"    {DRAW_REASON[ev['reason']]}: {self.names.card(card)}"
         if ev["cost"]:
-            text += f", {ev['cost']} life" + (f" (life {nxt['life']})" if merged else "")
-            if merged:
-                self.life = nxt["life"]
-        self.with_total(text, "red" if n.value(card) < 0 else "")
+            text += f", {ev['cost']} life" + (f" (life {self.life})" if merged else "")
+        self.with_total(text, "red" if self.names.value(card) < 0 else "")
         return merged
 
     def on_reshuffle(self, ev, nxt):
-        n = self.names
-        new = len(ev["robinson_stack"])
-        prev = self.prev
-        after_below = prev is not None and prev["e"] == "ability" and prev["ability"] == "below_pile"
+        new, aging = len(ev["robinson_stack"]), ev["aging_added"]
+        prev = self.prev or {}
+        after_below = prev.get("e") == "ability" and prev["ability"] == "below_pile"
         if self.stack_n != 0 and not after_below and self.pending_sort is None:
             self.disagreements.append(f"reshuffle with {self.stack_n} cards counted in the stack")
         self.stack_n = new + (1 if after_below else 0)
         if self.pending_sort is not None:
             self.continue_sort()
-        aging = ev["aging_added"]
         if aging is not None:
             self.owned.add(aging)
-            self.line(("    Robinson's stack is empty: ", "yellow"),
-                      f"the discard ({new - 1} cards) and the aging card {n.card(aging)} are "
-                      f"shuffled into a new stack of {new} cards.")
-        else:
-            self.line(("    Robinson's stack is empty: ", "yellow"),
-                      f"no aging card is left; the discard alone becomes the new stack of {new} cards.")
+        self.line(("    Robinson's stack is empty: ", "yellow"),
+                  f"the discard ({new - 1} cards) and the aging card {self.names.card(aging)} are "
+                  f"shuffled into a new stack of {new} cards." if aging is not None else
+                  f"no aging card is left; the discard alone becomes the new stack of {new} cards.")
 
     def on_life(self, ev, nxt):
         self.life = ev["life"]
-        self.line(f"    life {signed(ev['delta'])} ({LIFE_REASON.get(ev['reason'], ev['reason'])}): "
-                  f"life {self.life}")
+        reason = LIFE_REASON.get(ev["reason"], ev["reason"])
+        self.line(f"    life {signed(ev['delta'])} ({reason}): life {self.life}")
 
     def on_ability(self, ev, nxt):
         n, f = self.names, self.fight
         ability, card, target = ev["ability"], ev["card"], ev["target"]
-        who = (f"    {n.short(ev['via_copy'])} copies {n.short(card)}: " if ev["via_copy"] is not None
-               else f"    {n.short(card)}: ")
-        merged = False
+        who = f"    {n.short(card)}: " if ev["via_copy"] is None else \
+            f"    {n.short(ev['via_copy'])} copies {n.short(card)}: "
         if ability in ("life_plus1", "life_plus2", "aging_life_minus1", "aging_life_minus2"):
-            merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] in ("ability", "aging")
-            if merged:
-                self.life = nxt["life"]
-            if ability.startswith("life"):
-                gained = ev["detail"].get("gained", 0)
-                text = (f"+{gained} life (life {self.life})" if gained else
-                        f"+0 life (life already at its maximum, {self.max_life})")
-            else:
+            merged, gained = self.take_life(nxt, "ability", "aging"), ev["detail"].get("gained", 0)
+            if ability.startswith("aging"):
                 text = f"{ABILITY_WORDS[ability]} at the end of the fight" + \
                     (f" (life {self.life})" if merged else "")
+            else:
+                text = (f"+{gained} life (life {self.life})" if gained else
+                        f"+0 life (life already at its maximum, {self.max_life})")
             self.line((who + text, "red" if ability.startswith("aging") else "green"))
-        elif ability in ("draw_plus1", "draw_plus2"):
-            self.line(who + ("draws 1 more card" if ability == "draw_plus1" else "draws up to 2 more cards"))
-        elif ability == "destroy":
+            return merged
+        if ability == "destroy":
             f.face_down.add(target)
-            self.with_total(who + f"destroys {n.short(target)} (it counts 0, leaves the game after the fight)")
+            self.with_total(who + f"destroys {n.short(target)} (it counts 0, leaves the game "
+                                  f"after the fight)")
         elif ability == "double":
             f.doubled.add(target)
             self.with_total(who + f"doubles {n.short(target)}")
+        elif ability in ("exchange1", "exchange2", "below_pile"):
+            (f.left if target in f.left else f.right).remove(target)
+            f.doubled.discard(target)
+            if ability == "below_pile":
+                self.stack_n += 1
+                self.line(who + f"puts {n.short(target)} face down under Robinson's stack")
+            else:
+                self.line(who + f"exchanges {n.short(target)} (onto the discard) for a new card")
         elif ability == "step_minus1":
             f.step_minus += 1
-            effect = ("no effect against a pirate" if f.is_pirate else "no effect in the green step"
-                      if self.step == 0 else f"the hazard counts one step lower: value "
-                      f"{self.effective_value()} at the comparison")
-            self.line(who + effect)
-        elif ability in ("exchange1", "exchange2"):
-            self.leave_fight(target)
-            self.line(who + f"exchanges {n.short(target)} (onto the discard) for a new card")
-        elif ability == "below_pile":
-            self.leave_fight(target)
-            self.stack_n += 1
-            self.line(who + f"puts {n.short(target)} face down under Robinson's stack")
+            self.line(who + ("no effect against a pirate" if f.is_pirate else
+                             "no effect in the green step" if self.step == 0 else
+                             f"the hazard counts one step lower: value {self.effective_value()} "
+                             f"at the comparison"))
         elif ability == "sort3":
             self.sort3(who, ev["detail"])
-        elif ability == "aging_stop":
-            self.line((who + "drawn as a free card, it stops the free cards of this fight", "red"))
         elif ability == "aging_highest_zero":
-            text = (f"{n.short(target)}, the highest card, counts 0" if target is not None
-                    else "no card with a positive value: no effect")
-            self.line((who + text, "red"))
+            self.line((who + (f"{n.short(target)}, the highest card, counts 0" if target is not None
+                              else "no card with a positive value: no effect"), "red"))
         else:
-            self.line(who + ability)
-        return merged
-
-    def leave_fight(self, card):
-        f = self.fight
-        (f.left if card in f.left else f.right).remove(card)
-        f.doubled.discard(card)
+            text, style = ABILITY_SAYS.get(ability, (ability, ""))
+            self.line((who + text, style))
 
     def sort3(self, who, detail):
         n = self.names
         seen, order, gone = detail["seen"], detail["order"], detail["discarded"]
-        before = min(self.stack_n, len(seen))
-        self.stack_n -= before
-        self.pending_sort = [len(seen) - before, len(order)]
-        if self.pending_sort[0] == 0:
-            self.continue_sort()
+        self.pending_sort = [len(seen), len(order)]
+        self.continue_sort()
         if not seen:
             self.line(who + "looks at no card")
             return
         text = f"looks at {n.listing(seen)}"
         text += f"; discards {n.short(gone)}" if gone is not None else "; discards none"
         if order:
-            text += f"; puts back {n.listing(order)}" + (" (first on top)" if len(order) > 1 else "")
+            text += f"; puts back {n.listing(order)}{' (first on top)' if len(order) > 1 else ''}"
         self.line(who + text)
 
     def continue_sort(self):
+        """sort3 takes its cards from the stack, across a reshuffle, then puts some back."""
         take = min(self.stack_n, self.pending_sort[0])
         self.stack_n -= take
         self.pending_sort[0] -= take
@@ -276,20 +258,19 @@ class _Log(FightRules):
         n, f = self.names, self.fight
         for c in ev["destroyed"] + ev["removed"]:
             self.owned.discard(c)
-        if self.total() != ev["total"] or self.effective_value() != ev["value"]:
-            self.disagreements.append(f"turn {self.turn}: counted {self.total()} vs "
-                                      f"{self.effective_value()}, trace {ev['total']} vs {ev['value']}")
+        counted = (self.total(), self.effective_value())
+        if counted != (ev["total"], ev["value"]):
+            self.disagreements.append(f"turn {self.turn}: counted {counted[0]} vs {counted[1]}, "
+                                      f"trace {ev['total']} vs {ev['value']}")
         self.ended = ev
-        lowered = "" if ev["value"] == f.value else f" (lowered from {f.value})"
-        merged = nxt is not None and nxt["e"] == "life" and nxt["reason"] == "lost_fight"
+        text = f": {ev['total']} against {ev['value']}"
+        text += "" if ev["value"] == f.value else f" (lowered from {f.value})"
+        merged = self.take_life(nxt, "lost_fight")
         if ev["won"]:
             beaten = " The pirate is beaten." if f.is_pirate else ""
-            self.line(("  Won", "bold green"), f": {ev['total']} against {ev['value']}{lowered}.{beaten}")
+            self.line(("  Won", "bold green"), f"{text}.{beaten}")
         else:
-            text = f": {ev['total']} against {ev['value']}{lowered}; pays {ev['life_paid']} life"
-            if merged:
-                self.life = nxt["life"]
-                text += f" (life {self.life})"
+            text += f"; pays {ev['life_paid']} life" + (f" (life {self.life})" if merged else "")
             if ev["destroyed"]:
                 text += f" and destroys {n.listing(ev['destroyed'])}"
             self.line(("  Lost", "bold red"), text + ".")
@@ -316,22 +297,18 @@ class _Log(FightRules):
         if self.fight is not None:
             self.settle(ev["won"])
         self.end = ev
-        self.line("")
-        causes = {"no_life": "Robinson has no life left to pay",
-                  "old_age": "Robinson dies of old age (his stack is empty and no aging card is left, R7.2)",
-                  "no_cards": "Robinson has no card left to draw against the pirate (R9.4)"}
         if ev["won"]:
-            self.line(("Robinson beats both pirates and WINS", "bold green"), f" with {ev['life']} life.")
+            self.line(("Robinson beats both pirates and WINS", "bold green"),
+                      f" with {ev['life']} life.", gap=True)
         else:
-            self.line((causes.get(ev["cause"], ev["cause"]), "bold red"),
-                      f": the game is lost in the {ev['step']} step.")
+            self.line((CAUSES.get(ev["cause"], ev["cause"]), "bold red"),
+                      f": the game is lost in the {ev['step']} step.", gap=True)
         items = self.score_items()
         self.line((f"Score {ev['score']}", "bold"), " (R10.3):")
         for label, points, detail in items:
             self.line(f"  {label:<20s}{points:>+5d}   {detail}")
-        if sum(p for _, p, _ in items) != ev["score"]:
-            self.disagreements.append(f"score items add up to {sum(p for _, p, _ in items)}, "
-                                      f"trace score {ev['score']}")
+        if (added := sum(p for _, p, _ in items)) != ev["score"]:
+            self.disagreements.append(f"score items add up to {added}, trace score {ev['score']}")
 
     def score_items(self) -> list[tuple[str, int, str]]:
         """R10.3, item by item: (label, points, what counts)."""
@@ -344,7 +321,8 @@ class _Log(FightRules):
         return [
             ("Robinson's cards", sum(n.value(c) for c in cards),
              f"{len(cards)} cards: {n.grouped(cards)}" if cards else "none"),
-            ("aging cards", -5 * len(aging), f"{len(aging)} x -5" + (f": {n.grouped(aging)}" if aging else "")),
+            ("aging cards", -5 * len(aging),
+             f"{len(aging)} x -5" + (f": {n.grouped(aging)}" if aging else "")),
             ("pirates beaten", 15 * len(self.pirates_beaten), f"{len(self.pirates_beaten)} x 15"),
             ("life", 5 * life if won else 0,
              f"{life} x 5" if won else "counts only in a won game"),
@@ -352,25 +330,22 @@ class _Log(FightRules):
         ]
 
 
-def render_lines(events, ids: bool = False) -> list[list[tuple[str, str]]]:
-    """The log as lines of (text, rich style) spans."""
-    return _Log(events, ids).run()
+def render_lines(events, ids: bool = False, cut_note: bool = True) -> list[list[tuple[str, str]]]:
+    """The log as lines of (text, rich style) spans; ``cut_note``: say so at the end of a
+    trace that stops before the end of the game."""
+    return _Log(events, ids).run(cut_note)
 
 
 def render_text(events, ids: bool = False) -> str:
     """The log as plain text (one string, ending in a newline)."""
-    return "".join("".join(t for t, _ in line).rstrip() + "\n" for line in render_lines(events, ids))
+    return "".join("".join(t for t, _ in line).rstrip() + "\n"
+                   for line in render_lines(events, ids))
 
 
 def render_rich(events, ids: bool = False):
     """The log as a rich Text, coloured for a terminal (same words as render_text)."""
     from rich.text import Text
-    out = Text()
-    for line in render_lines(events, ids):
-        for text, style in line:
-            out.append(text, style=style or None)
-        out.append("\n")
-    return out
+    return Text().join(Text.assemble(*line, "\n") for line in render_lines(events, ids))
 
 
 def score_items(events) -> list[tuple[str, int, str]]:
