@@ -17,52 +17,61 @@ The statistics are sim.lab.stats'; the games are played by the run pipeline (sim
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 import numpy as np
 import pandas as pd
 
 from sim import cards as C
 from sim.cardtable import CardTableError, as_table, parse_target
 from sim.rules import PIRATES, as_options, check_level, check_seed, parse_levels
-from .run import Plan, Run, Setup, backend_for
+from .run import Plan, Run, Setup, backend_for, concat_rows
 from .simulate import check_games, check_threads
 from .stats import holm, mcnemar_exact, rate_with_interval as rate_ci, two_proportion_p
 
 FIRST_PIRATE = C.PIRATE_IDS[0]
 N_PIRATES = len(C.PIRATE_IDS)
-ABILITY_TEXT = {"extra_card_costs_2": "each paid card costs 2 life",
-                "half_cards_count": "only half the fight cards count",
-                "plus1_per_card": "+1 per face-up fighting card",
-                "plus2_per_aging": "+2 hazard points per aging card taken",
-                "fight_remaining_hazards": "fight all remaining hazards at once"}
-ABILITY_SHORT = {"extra_card_costs_2": "2 life/card", "half_cards_count": "half count",
-                 "plus1_per_card": "+1/card", "plus2_per_aging": "+2/aging",
-                 "fight_remaining_hazards": "all hazards"}
+# the result columns (sim.rules.RESULT_COLUMNS) the balance questions read, kept as int8
+COLUMNS = ("pirate_1", "pirate_2", "pirate_first", "pirate_1_beaten", "pirate_2_beaten", "won",
+           "step")
+# each special ability (R9.5): its short name in labels, its words in legends
+ABILITY_TEXT = {"extra_card_costs_2": ("2 life/card", "each paid card costs 2 life"),
+                "half_cards_count": ("half count", "only half the fight cards count"),
+                "plus1_per_card": ("+1/card", "+1 per face-up fighting card"),
+                "plus2_per_aging": ("+2/aging", "+2 hazard points per aging card taken"),
+                "fight_remaining_hazards": ("all hazards", "fight all remaining hazards at once")}
+# the rates of pirate_table: successes (a key of Games.counts, the column prefix) -> trials
+RATES = {"reached": "drawn", "beaten_first": "faced_first", "beaten_second": "faced_second",
+         "beaten": "faced", "win_when_drawn": "drawn"}
 
 
 # --- names ---------------------------------------------------------------------------------
+def pirate_ability(p: int, cards=None) -> tuple[str, int, int]:
+    """A pirate's ability name, free cards and hazard value (R9.5) in a card table."""
+    t = as_table(cards)
+    return (C.PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[p])], int(t.PIRATE_FREE[p]),
+            int(t.PIRATE_VALUE[p]))
+
+
 def pirate_label(p: int, cards=None) -> str:
     """Short readable label: '10/40', '7/16 2 life/card', '5 free +2/aging', 'all hazards'."""
-    t = as_table(cards)
-    ab = C.PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[p])]
-    free, value = int(t.PIRATE_FREE[p]), int(t.PIRATE_VALUE[p])
+    ab, free, value = pirate_ability(p, cards)
     if ab == "none":
         return f"{free}/{value}"
+    short = ABILITY_TEXT[ab][0]
     if ab == "plus2_per_aging":
-        return f"{free} free, +2/aging"
-    if ab == "fight_remaining_hazards":
-        return "all hazards"
-    return f"{free}/{value} {ABILITY_SHORT[ab]}"
+        return f"{free} free, {short}"
+    return short if ab == "fight_remaining_hazards" else f"{free}/{value} {short}"
 
 
 def pirate_description(p: int, cards=None) -> str:
     """The pirate in words, for legends: free cards, value and ability (R9.5)."""
-    t = as_table(cards)
-    ab = C.PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[p])]
-    free, value = int(t.PIRATE_FREE[p]), int(t.PIRATE_VALUE[p])
+    ab, free, value = pirate_ability(p, cards)
+    words = ABILITY_TEXT.get(ab, ("", ""))[1]
     if ab == "fight_remaining_hazards":
-        return "all hazards: " + ABILITY_TEXT[ab]
+        return f"all hazards: {words}"
     base = f"{free} free cards" + ("" if ab == "plus2_per_aging" else f", value {value}")
-    return f"{pirate_label(p, t)}: {base}" + (f", {ABILITY_TEXT[ab]}" if ab != "none" else "")
+    return f"{pirate_label(p, cards)}: {base}" + (f", {words}" if words else "")
 
 
 # --- counting ------------------------------------------------------------------------------
@@ -70,67 +79,50 @@ class Games:
     """The per-game columns the balance questions need, compact (int8/bool)."""
 
     def __init__(self, rows: dict):
-        self.a = (np.asarray(rows["pirate_1"]) - FIRST_PIRATE).astype(np.int8)
-        self.b = (np.asarray(rows["pirate_2"]) - FIRST_PIRATE).astype(np.int8)
-        first = np.asarray(rows["pirate_first"])
-        self.first_is_a = first == np.asarray(rows["pirate_1"])
-        self.faced = first >= 0                           # a pirate was fought (R9.1)
-        self.beaten_a = np.asarray(rows["pirate_1_beaten"]).astype(bool)
-        self.beaten_b = np.asarray(rows["pirate_2_beaten"]).astype(bool)
-        self.won = np.asarray(rows["won"]).astype(bool)
-        self.reached = np.asarray(rows["step"]) == PIRATES
+        r = {k: np.asarray(rows[k]) for k in COLUMNS}
+        self.a = (r["pirate_1"] - FIRST_PIRATE).astype(np.int8)
+        self.b = (r["pirate_2"] - FIRST_PIRATE).astype(np.int8)
+        self.faced = r["pirate_first"] >= 0                    # a pirate was fought (R9.1)
+        self.won = r["won"].astype(bool)
+        self.reached = r["step"] == PIRATES
         # who was fought first and second, and whether each was beaten
-        self.first = np.where(self.first_is_a, self.a, self.b)
-        self.second = np.where(self.first_is_a, self.b, self.a)
-        self.beaten_first = np.where(self.first_is_a, self.beaten_a, self.beaten_b) & self.faced
-        self.beaten_second = np.where(self.first_is_a, self.beaten_b, self.beaten_a) & self.beaten_first
+        a_first = r["pirate_first"] == r["pirate_1"]
+        beaten_a, beaten_b = r["pirate_1_beaten"].astype(bool), r["pirate_2_beaten"].astype(bool)
+        self.first = np.where(a_first, self.a, self.b)
+        self.second = np.where(a_first, self.b, self.a)
+        self.beaten_first = np.where(a_first, beaten_a, beaten_b) & self.faced
+        self.beaten_second = np.where(a_first, beaten_b, beaten_a) & self.beaten_first
 
     def __len__(self):
         return len(self.won)
 
-    @staticmethod
-    def concat(parts: list["Games"]) -> "Games":
-        out = Games.__new__(Games)
-        for key in parts[0].__dict__:
-            setattr(out, key, np.concatenate([getattr(p, key) for p in parts]))
-        return out
-
     def counts(self, w=None) -> dict:
-        """Counts per pirate (10) and pair (10 x 10, lower index first); ``w`` optional game
-        weights (the bootstrap)."""
-        n = N_PIRATES
+        """Counts per pirate (10; ``faced`` and ``beaten``: first and second fights together)
+        and pair (10 x 10, lower index first); ``w`` optional game weights (the bootstrap)."""
+        def bc(idx, mask=None, n=N_PIRATES):
+            sel = slice(None) if mask is None else mask
+            return np.bincount(idx[sel], weights=None if w is None else w[sel], minlength=n)
 
-        def bc(idx, mask, weights=None):
-            ww = w if weights is None else (weights if w is None else weights * w)
-            sel = mask if mask is not None else slice(None)
-            return np.bincount(idx[sel], weights=None if ww is None else ww[sel], minlength=n)
-
-        out = {
-            "games": float(len(self) if w is None else w.sum()),
-            "wins": float(self.won.sum() if w is None else w[self.won].sum()),
-            "drawn": bc(self.a, None) + bc(self.b, None),
-            "reached": bc(self.a, self.reached) + bc(self.b, self.reached),
-            "wins_drawn": bc(self.a, self.won) + bc(self.b, self.won),
-            "faced_first": bc(self.first, self.faced),
-            "beaten_first": bc(self.first, self.beaten_first),
-            "faced_second": bc(self.second, self.beaten_first),
-            "beaten_second": bc(self.second, self.beaten_second),
-        }
-        lo, hi = np.minimum(self.a, self.b), np.maximum(self.a, self.b)
-        pair = lo.astype(np.int64) * n + hi
-        ww = w
-        out["pair_games"] = np.bincount(pair, weights=ww, minlength=n * n).reshape(n, n)
-        out["pair_wins"] = np.bincount(pair[self.won], weights=None if ww is None else ww[self.won],
-                                       minlength=n * n).reshape(n, n)
-        return out
+        c = {"drawn": bc(self.a) + bc(self.b),
+             "reached": bc(self.a, self.reached) + bc(self.b, self.reached),
+             "win_when_drawn": bc(self.a, self.won) + bc(self.b, self.won),
+             "faced_first": bc(self.first, self.faced),
+             "beaten_first": bc(self.first, self.beaten_first),
+             "faced_second": bc(self.second, self.beaten_first),
+             "beaten_second": bc(self.second, self.beaten_second)}
+        c["faced"] = c["faced_first"] + c["faced_second"]
+        c["beaten"] = c["beaten_first"] + c["beaten_second"]
+        pair = np.minimum(self.a, self.b).astype(np.int64) * N_PIRATES + np.maximum(self.a, self.b)
+        for key, mask in (("pair_games", None), ("pair_wins", self.won)):
+            c[key] = bc(pair, mask, N_PIRATES ** 2).reshape(N_PIRATES, N_PIRATES)
+        return c
 
 
-def beaten_rates(games: Games, w=None) -> np.ndarray:
-    """Beaten-when-faced rate (first and second fights together) of each pirate."""
-    c = games.counts(w)
-    faced = c["faced_first"] + c["faced_second"]
+def beaten_rates(c: dict) -> np.ndarray:
+    """Beaten-when-faced rate (first and second fights together) of each pirate, from
+    ``Games.counts``."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (c["beaten_first"] + c["beaten_second"]) / faced
+        return c["beaten"] / c["faced"]
 
 
 def play(levels, seed, games, policy, tables, options=None, threads=None, quiet=True,
@@ -140,37 +132,37 @@ def play(levels, seed, games, policy, tables, options=None, threads=None, quiet=
     games finished (the same games for every table)."""
     from policies import load_policy
     from .cluster import connected
-    pol = load_policy(policy)
-    opts = as_options(options)
+    pol, opts = load_policy(policy), as_options(options)
     plan = Plan(tuple(Setup(pol, opts, as_table(t)) for t in tables), tuple(levels),
                 check_games(games), check_seed(seed))
-    parts: dict = {}
+    parts: dict = {}                      # {level: [[the columns of each table] per range]}
     with connected(cluster) as dask:
         with Run(plan, backend_for(dask, chunk, check_threads(threads)), quiet) as run:
             for part in run:
-                parts.setdefault(part.level, []).append([Games(r) for r in part.results])
-    played = {lv: [Games.concat(list(g)) for g in zip(*ranges)] for lv, ranges in parts.items()}
+                parts.setdefault(part.level, []).append(
+                    [{k: r[k].astype(np.int8) for k in COLUMNS} for r in part.results])
+    played = {lv: [Games(concat_rows(list(g))) for g in zip(*ranges)]
+              for lv, ranges in parts.items()}
     return played, run.interrupted
 
 
 # --- tables --------------------------------------------------------------------------------
+def _rate(key: str, k, n) -> dict:
+    """k/n with its 95% Wilson interval, as the columns ``key``_rate, _lo and _hi."""
+    r, lo, hi = rate_ci(k, n)
+    return {f"{key}_rate": r, f"{key}_lo": lo, f"{key}_hi": hi}
+
+
 def pirate_table(games: Games, level: int, cards=None) -> pd.DataFrame:
     """One row per pirate, ranked hardest first (lowest beaten-when-faced rate)."""
     t = as_table(cards)
     c = games.counts()
     rows = []
     for i, p in enumerate(C.PIRATE_IDS):
-        faced = c["faced_first"][i] + c["faced_second"][i]
-        beaten = c["beaten_first"][i] + c["beaten_second"][i]
         row = {"level": level, "pirate": p, "label": pirate_label(p, t),
                "description": pirate_description(p, t), "drawn": int(c["drawn"][i])}
-        for key, k, n in (("reached", c["reached"][i], c["drawn"][i]),
-                          ("beaten_first", c["beaten_first"][i], c["faced_first"][i]),
-                          ("beaten_second", c["beaten_second"][i], c["faced_second"][i]),
-                          ("beaten", beaten, faced),
-                          ("win_when_drawn", c["wins_drawn"][i], c["drawn"][i])):
-            r, lo, hi = rate_ci(k, n)
-            row.update({f"{key}_n": int(n), f"{key}_rate": r, f"{key}_lo": lo, f"{key}_hi": hi})
+        for key, n in RATES.items():
+            row.update({f"{key}_n": int(c[n][i]), **_rate(key, c[key][i], c[n][i])})
         rows.append(row)
     df = pd.DataFrame(rows).sort_values("beaten_rate", kind="stable").reset_index(drop=True)
     df.insert(1, "rank", np.arange(1, len(df) + 1))
@@ -180,15 +172,11 @@ def pirate_table(games: Games, level: int, cards=None) -> pd.DataFrame:
 def pirate_tests(table: pd.DataFrame) -> pd.DataFrame:
     """Every two pirates of one level: beaten-when-faced difference, z-test p, Holm p."""
     rows = []
-    recs = table.to_dict("records")
-    for i in range(len(recs)):
-        for j in range(i + 1, len(recs)):
-            x, y = recs[i], recs[j]
-            kx, nx = x["beaten_rate"] * x["beaten_n"], x["beaten_n"]
-            ky, ny = y["beaten_rate"] * y["beaten_n"], y["beaten_n"]
-            rows.append({"level": x["level"], "harder": x["label"], "easier": y["label"],
-                         "difference": y["beaten_rate"] - x["beaten_rate"],
-                         "p": two_proportion_p(round(kx), nx, round(ky), ny)})
+    for x, y in combinations(table.to_dict("records"), 2):
+        kx, ky = (round(r["beaten_rate"] * r["beaten_n"]) for r in (x, y))
+        rows.append({"level": x["level"], "harder": x["label"], "easier": y["label"],
+                     "difference": y["beaten_rate"] - x["beaten_rate"],
+                     "p": two_proportion_p(kx, x["beaten_n"], ky, y["beaten_n"])})
     df = pd.DataFrame(rows)
     df["p_holm"] = holm(df["p"].fillna(1.0))
     df["significant"] = df["p_holm"] < 0.05
@@ -206,14 +194,11 @@ def pair_table(games: Games, level: int, cards=None) -> pd.DataFrame:
     t = as_table(cards)
     c = games.counts()
     rows = []
-    for i in range(N_PIRATES):
-        for j in range(i + 1, N_PIRATES):
-            n, k = int(c["pair_games"][i, j]), int(c["pair_wins"][i, j])
-            r, lo, hi = rate_ci(k, n)
-            rows.append({"level": level, "pirate_a": C.PIRATE_IDS[i], "pirate_b": C.PIRATE_IDS[j],
-                         "pair": f"{pirate_label(C.PIRATE_IDS[i], t)} + "
-                                 f"{pirate_label(C.PIRATE_IDS[j], t)}",
-                         "games": n, "win_rate": r, "win_lo": lo, "win_hi": hi})
+    for i, j in combinations(range(N_PIRATES), 2):
+        a, b, n = C.PIRATE_IDS[i], C.PIRATE_IDS[j], int(c["pair_games"][i, j])
+        rows.append({"level": level, "pirate_a": a, "pirate_b": b,
+                     "pair": f"{pirate_label(a, t)} + {pirate_label(b, t)}",
+                     "games": n, **_rate("win", int(c["pair_wins"][i, j]), n)})
     return pd.DataFrame(rows).sort_values("win_rate", kind="stable").reset_index(drop=True)
 
 
@@ -223,40 +208,35 @@ def pirate_study(levels, games, seed, policy, cards=None, options=None, threads=
     (all of ``levels``, or those begun before Ctrl-C: ``interrupted``; ``level_games`` says
     how many games each level has)."""
     cards = as_table(cards)
-    levels = parse_levels(levels)
-    played, interrupted = play(levels, seed, games, policy, [cards], options, threads, quiet,
-                               cluster, chunk)
-    out = {"pirates": [], "tests": [], "pairs": [], "games": games, "seed": seed,
-           "interrupted": interrupted, "level_games": {}}
+    played, interrupted = play(parse_levels(levels), seed, games, policy, [cards], options,
+                               threads, quiet, cluster, chunk)
+    out = {"pirates": [], "tests": [], "pairs": []}
     for level, (g,) in played.items():
-        table = pirate_table(g, level, cards)
-        out["pirates"].append(table)
-        out["tests"].append(pirate_tests(table))
+        out["pirates"].append(pirate_table(g, level, cards))
+        out["tests"].append(pirate_tests(out["pirates"][-1]))
         out["pairs"].append(pair_table(g, level, cards))
-        out["level_games"][level] = len(g)
-    for key in ("pirates", "tests", "pairs"):
-        out[key] = pd.concat(out[key], ignore_index=True) if out[key] else pd.DataFrame()
-    return out
+    out = {k: pd.concat(v, ignore_index=True) if v else pd.DataFrame() for k, v in out.items()}
+    return {**out, "games": games, "seed": seed, "interrupted": interrupted,
+            "level_games": {level: len(g) for level, (g,) in played.items()}}
 
 
 # --- sweeps --------------------------------------------------------------------------------
 def parse_values(text: str) -> list[int]:
     """``A:B`` (step 1), ``A:B:STEP`` (B included when on the grid) or ``A,B,C``."""
+    ranged = ":" in text
     try:
-        parts = [int(x) for x in text.split(":" if ":" in text else ",")]
+        values = [int(x) for x in text.split(":" if ranged else ",")]
     except ValueError:
-        parts = []
-    if not parts or (":" in text and len(parts) not in (2, 3)):
+        values = []
+    if not values or (ranged and len(values) not in (2, 3)):
         raise CardTableError(f"--values {text!r} must look like A:B, A:B:STEP or A,B,C "
                              f"(integers)")
-    if ":" in text:
-        a, b = parts[0], parts[1]
-        step = parts[2] if len(parts) == 3 else (1 if b >= a else -1)
+    if ranged:
+        a, b = values[:2]
+        step = values[2] if len(values) == 3 else (1 if b >= a else -1)
         if step == 0 or (b - a) * step < 0:
             raise CardTableError(f"--values {text!r}: the step {step} never goes from {a} to {b}")
         values = list(range(a, b + (1 if step > 0 else -1), step))
-    else:
-        values = parts
     if len(set(values)) != len(values):
         raise CardTableError(f"--values {text!r} repeats a value")
     if len(values) < 2:
@@ -280,28 +260,23 @@ def sweep(target: str, values, level, games, seed, policy, cards=None, options=N
                                cluster, chunk)
     if not played:
         return {"interrupted": True, "games": 0}
-    runs = played[level]
+    runs, i = played[level], card - FIRST_PIRATE
     rows = []
-    for k, (v, g, t) in enumerate(zip(values, runs, tables)):
-        row = {"value": v, "games": len(g)}
-        r, lo, hi = rate_ci(int(g.won.sum()), len(g))
-        row.update({"win_rate": r, "win_lo": lo, "win_hi": hi})
+    for k, (v, g) in enumerate(zip(values, runs)):
+        row = {"value": v, "games": len(g), **_rate("win", int(g.won.sum()), len(g))}
         if k:                             # paired with the previous value: the same deals
             prev = runs[k - 1].won
             only_prev, only_here = int((prev & ~g.won).sum()), int((g.won & ~prev).sum())
             row.update({"win_diff_vs_previous": (only_here - only_prev) / len(g),
                         "mcnemar_p": mcnemar_exact(only_prev, only_here)})
         if is_pirate:
-            i = card - FIRST_PIRATE
             c = g.counts()
-            faced = c["faced_first"][i] + c["faced_second"][i]
-            r, lo, hi = rate_ci(c["beaten_first"][i] + c["beaten_second"][i], faced)
-            row.update({"faced": int(faced), "beaten_rate": r, "beaten_lo": lo, "beaten_hi": hi,
-                        "median_other_beaten": _median_other(beaten_rates(g), i)})
+            row.update({"faced": int(c["faced"][i]),
+                        **_rate("beaten", c["beaten"][i], c["faced"][i]),
+                        "median_other_beaten": _median_other(beaten_rates(c), i)})
         rows.append(row)
-    table = pd.DataFrame(rows)
     crossing = _crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed)
-    return {"table": table, "crossing": crossing, "card": card, "field": field,
+    return {"table": pd.DataFrame(rows), "crossing": crossing, "card": card, "field": field,
             "is_pirate": is_pirate, "label": (pirate_label(card, base) if is_pirate
                                               else C.card_label(card, base)),
             "level": level, "games": len(runs[0]), "seed": seed, "base": base,
@@ -312,22 +287,17 @@ def _median_other(rates: np.ndarray, i: int) -> float:
     """The median beaten-when-faced rate of the other pirates (nan if none was faced)."""
     others = np.delete(rates, i)
     others = others[~np.isnan(others)]
-    return float(np.median(others)) if len(others) else float("nan")
+    return float(np.median(others)) if len(others) else np.nan
 
 
-def _gap(runs, card, is_pirate, target_rate, w=None) -> np.ndarray:
+def _gap(runs, card, target_rate, w=None) -> np.ndarray:
     """What the interpolation sets to zero, per value: the pirate's beaten-when-faced rate
     minus the median other pirate's, or the win rate minus ``target_rate``."""
-    out = []
-    for g in runs:
-        if target_rate is not None:
-            won = g.won.mean() if w is None else (w * g.won).sum() / w.sum()
-            out.append(won - target_rate)
-        else:
-            rates = beaten_rates(g, w)
-            i = card - FIRST_PIRATE
-            out.append(rates[i] - _median_other(rates, i))
-    return np.array(out)
+    if target_rate is not None:
+        return np.array([(g.won.mean() if w is None else (w * g.won).sum() / w.sum())
+                         - target_rate for g in runs])
+    i = card - FIRST_PIRATE
+    return np.array([r[i] - _median_other(r, i) for r in (beaten_rates(g.counts(w)) for g in runs)])
 
 
 def _interpolate(values, gap) -> float:
@@ -340,24 +310,23 @@ def _interpolate(values, gap) -> float:
             return float(values[k])
         if y0 * y1 < 0:
             return float(values[k] + (values[k + 1] - values[k]) * y0 / (y0 - y1))
-    return float(values[-1]) if gap[-1] == 0 else float("nan")
+    return float(values[-1]) if gap[-1] == 0 else np.nan
 
 
 def _crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed) -> dict:
     if target_rate is None and not is_pirate:
-        return {"what": None, "value": float("nan"), "lo": float("nan"), "hi": float("nan")}
+        return {"what": None, "value": np.nan, "lo": np.nan, "hi": np.nan}
     what = (f"win rate = {target_rate:.2%}" if target_rate is not None
             else "beaten when faced = median other pirate")
-    value = _interpolate(values, _gap(runs, card, is_pirate, target_rate))
+
+    def crossing(w=None):
+        return _interpolate(values, _gap(runs, card, target_rate, w))
     rng = np.random.default_rng(seed)
-    boots = []
-    for _ in range(int(bootstrap)):
-        w = rng.poisson(1.0, len(runs[0])).astype(np.float64)   # same games for every value
-        boots.append(_interpolate(values, _gap(runs, card, is_pirate, target_rate, w)))
-    boots = np.array(boots)
+    boots = np.array([crossing(rng.poisson(1.0, len(runs[0])).astype(np.float64))
+                      for _ in range(int(bootstrap))])     # the same games for every value
     ok = boots[~np.isnan(boots)]
-    lo, hi = (np.percentile(ok, [2.5, 97.5]) if len(ok) else (float("nan"), float("nan")))
-    return {"what": what, "value": value, "lo": float(lo), "hi": float(hi),
+    lo, hi = (np.percentile(ok, [2.5, 97.5]) if len(ok) else (np.nan, np.nan))
+    return {"what": what, "value": crossing(), "lo": float(lo), "hi": float(hi),
             "bootstrap": int(bootstrap), "bootstrap_no_crossing": int(len(boots) - len(ok)),
             "method": "linear interpolation between adjacent values; 95% percentile interval "
                       f"of a Poisson bootstrap over games ({int(bootstrap)} replicates, the "
@@ -371,12 +340,10 @@ def what_if_hardest(study, level, values, games, seed, policy, cards=None, optio
     t = as_table(cards)
     p = study["pirates"]
     hardest = int(p[p["level"] == level].iloc[0]["pirate"])
-    if C.PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[hardest])] in ("plus2_per_aging",
-                                                                 "fight_remaining_hazards"):
-        field, v0 = "pirate_free_cards", int(t.PIRATE_FREE[hardest])
-        default = f"{v0}:{v0 + 10}:1"
+    ability, free, value = pirate_ability(hardest, t)
+    if ability in ("plus2_per_aging", "fight_remaining_hazards"):
+        field, default = "pirate_free_cards", f"{free}:{free + 10}:1"
     else:
-        field, v0 = "pirate_hazard_value", int(t.PIRATE_VALUE[hardest])
-        default = f"{max(0, v0 - 20)}:{v0}:2"
+        field, default = "pirate_hazard_value", f"{max(0, value - 20)}:{value}:2"
     return sweep(f"{hardest}.{field}", parse_values(values or default), level, games, seed,
                  policy, t, options, threads, quiet=quiet, cluster=cluster, chunk=chunk)

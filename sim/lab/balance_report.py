@@ -10,40 +10,27 @@ import pandas as pd
 
 from sim import cards as C
 from sim.cardtable import as_table
-from .balance import ABILITY_TEXT, pirate_description, pirate_label
-from .files import save_figure, write_atomic, write_text
+from .balance import (ABILITY_TEXT, indistinguishable, pirate_ability, pirate_description,
+                      pirate_label)
+from .files import write_atomic, write_text
+from .plots import finish, pyplot
+from .text import interval, markdown_table
 
 
-def _plt():
-    """pyplot; Agg unless a session (a notebook) has chosen its backend already."""
-    import sys
-    import matplotlib
-    if "matplotlib.pyplot" not in sys.modules:
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
-def _special_legend(cards) -> str:
+def _special_legend(fig, cards, y: float):
+    """The special pirates explained (R9.5), at the bottom left of ``fig``."""
     t = as_table(cards)
     lines = [pirate_description(p, t) for p in C.PIRATE_IDS
-             if C.PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[p])] in ABILITY_TEXT]
-    return "Special pirates (R9.5):\n" + "\n".join("  " + s for s in lines)
-
-
-def _save(fig, path: Path | None):
-    """Write the figure atomically and close it (sim.lab.files); without a path return it
-    (notebooks)."""
-    if path is None:
-        return fig
-    save_figure(fig, path, dpi=110)
+             if pirate_ability(p, t)[0] in ABILITY_TEXT]
+    fig.text(0.01, y, "Special pirates (R9.5):\n" + "\n".join("  " + s for s in lines),
+             fontsize=7.5, va="bottom", family="monospace")
 
 
 def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games, cards=None):
     """Per level, the pirates ranked by beaten-when-faced rate (95% Wilson interval bars);
     ``games``: games per level, or a text saying so."""
     games = games if isinstance(games, str) else f"{games:,} games per level"
-    plt = _plt()
+    plt = pyplot()
     levels = sorted(pirates["level"].unique())
     ncols = min(2, len(levels))
     nrows = (len(levels) + ncols - 1) // ncols
@@ -54,9 +41,10 @@ def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games, cards=
     for ax, level in zip(axes.flat, levels):
         d = pirates[pirates["level"] == level].sort_values("beaten_rate", ascending=False)
         y = np.arange(len(d))
-        rate = 100 * d["beaten_rate"].to_numpy()
-        err = 100 * np.vstack([d["beaten_rate"] - d["beaten_lo"], d["beaten_hi"] - d["beaten_rate"]])
-        ax.errorbar(rate, y, xerr=err, fmt="o", color="tab:blue", ecolor="black", capsize=3)
+        br, lo, hi = (d[f"beaten_{c}"] for c in ("rate", "lo", "hi"))
+        rate = 100 * br.to_numpy()
+        ax.errorbar(rate, y, xerr=100 * np.vstack([br - lo, hi - br]), fmt="o", color="tab:blue",
+                    ecolor="black", capsize=3)
         ax.set_yticks(y, d["label"], fontsize=8)
         for yy, r, n in zip(y, rate, d["beaten_n"]):
             ax.annotate(f"{r:.1f}% (n={n:,})", (r, yy), xytext=(0, 6), textcoords="offset points",
@@ -66,67 +54,63 @@ def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games, cards=
         ax.grid(axis="x", alpha=0.3)
         ax.margins(x=0.15, y=0.06)
     fig.suptitle(f"How often policy {policy} beats each pirate when it faces it "
-                 f"({games}; bars: 95% Wilson intervals; n = fights)",
-                 fontsize=10)
-    fig.text(0.01, 0.005, _special_legend(cards), fontsize=7.5, va="bottom", family="monospace")
+                 f"({games}; bars: 95% Wilson intervals; n = fights)", fontsize=10)
+    _special_legend(fig, cards, 0.005)
     fig.tight_layout(rect=(0, 0.16 / nrows, 1, 0.96))
-    return _save(fig, path)
+    return finish(fig, path)
 
 
 def pair_heatmap(pairs: pd.DataFrame, level: int, path: Path, policy: str, cards=None):
     """Win rate of each pirate pair at one level; each cell: win rate and game count."""
-    plt = _plt()
+    plt = pyplot()
     t = as_table(cards)
     d = pairs[pairs["level"] == level]
     n = len(C.PIRATE_IDS)
     rate = np.full((n, n), np.nan)
     count = np.zeros((n, n), dtype=np.int64)
-    for r in d.itertuples():
-        i, j = r.pirate_a - C.PIRATE_IDS[0], r.pirate_b - C.PIRATE_IDS[0]
-        rate[i, j] = rate[j, i] = 100 * r.win_rate
-        count[i, j] = count[j, i] = r.games
+    i, j = d["pirate_a"].to_numpy() - C.PIRATE_IDS[0], d["pirate_b"].to_numpy() - C.PIRATE_IDS[0]
+    rate[i, j] = rate[j, i] = 100 * d["win_rate"].to_numpy()
+    count[i, j] = count[j, i] = d["games"].to_numpy()
     fig, ax = plt.subplots(figsize=(10, 9.4))
     im = ax.imshow(rate, cmap="viridis")
     labels = [pirate_label(p, t) for p in C.PIRATE_IDS]
     ax.set_xticks(range(n), labels, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(n), labels, fontsize=8)
     lo, hi = (np.nanmin(rate), np.nanmax(rate)) if np.isfinite(rate).any() else (0.0, 1.0)
-    for i in range(n):
-        for j in range(n):
-            if i != j and count[i, j]:          # dark text on the light half of viridis
-                light = (rate[i, j] - lo) > 0.5 * (hi - lo)
-                ax.text(j, i, f"{rate[i, j]:.1f}%\n{count[i, j]:,}", ha="center", va="center",
-                        fontsize=6.5, color="black" if light else "white")
+    for i, j in zip(*np.nonzero(count)):    # dark text on the light half of viridis
+        light = (rate[i, j] - lo) > 0.5 * (hi - lo)
+        ax.text(j, i, f"{rate[i, j]:.1f}%\n{count[i, j]:,}", ha="center", va="center",
+                fontsize=6.5, color="black" if light else "white")
     ax.set_xlabel("pirate")
     ax.set_ylabel("the other pirate")
     fig.colorbar(im, ax=ax, label="games won (%)", shrink=0.8)
     total = int(d["games"].sum())
     ax.set_title(f"Win rate by pirate pair, level {level}, policy {policy}\n"
                  f"({total:,} games; each cell: win rate and games with that pair)", fontsize=10)
-    fig.text(0.01, 0.01, _special_legend(cards), fontsize=7.5, va="bottom", family="monospace")
+    _special_legend(fig, cards, 0.01)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
-    return _save(fig, path)
+    return finish(fig, path)
 
 
 def sweep_figure(result: dict, path: Path, policy: str):
     """Win rate (and the pirate's beaten-when-faced rate) against the swept value."""
-    plt = _plt()
+    plt = pyplot()
     tab = result["table"]
     pirate = result["is_pirate"]
     fig, axes = plt.subplots(1, 2 if pirate else 1, figsize=(11 if pirate else 6.5, 4.8),
                              squeeze=False)
     x = tab["value"].to_numpy()
-    panels = [("win_rate", "win_lo", "win_hi", "games won (%)", "the game's win rate")]
+    panels = [("win", "games won (%)", "the game's win rate")]
     if pirate:
-        panels.append(("beaten_rate", "beaten_lo", "beaten_hi", "beaten when faced (%)",
+        panels.append(("beaten", "beaten when faced (%)",
                        f"pirate {result['label']} beaten when faced "
                        f"({tab['faced'].min():,}-{tab['faced'].max():,} fights per value)"))
     cross = result["crossing"]
-    for ax, (col, lo, hi, ylabel, title) in zip(axes[0], panels):
-        y = 100 * tab[col].to_numpy()
-        err = 100 * np.vstack([tab[col] - tab[lo], tab[hi] - tab[col]])
-        ax.errorbar(x, y, yerr=err, fmt="o-", capsize=3, label=title)
-        if col == "beaten_rate":
+    for ax, (key, ylabel, title) in zip(axes[0], panels):
+        r, lo, hi = (tab[f"{key}_{c}"] for c in ("rate", "lo", "hi"))
+        ax.errorbar(x, 100 * r.to_numpy(), yerr=100 * np.vstack([r - lo, hi - r]), fmt="o-",
+                    capsize=3, label=title)
+        if key == "beaten":
             ax.plot(x, 100 * tab["median_other_beaten"], "s--", color="tab:gray",
                     label="median of the other pirates")
         if np.isfinite(cross["value"]):
@@ -143,22 +127,19 @@ def sweep_figure(result: dict, path: Path, policy: str):
                  f"policy {policy}: {result['games']:,} games per value on the same deals "
                  f"(seed {result['seed']}); bars: 95% Wilson intervals", fontsize=9.5)
     fig.tight_layout(rect=(0, 0, 1, 0.94))
-    return _save(fig, path)
+    return finish(fig, path)
 
 
 # --- text -----------------------------------------------------------------------------------
-def pct(r, lo, hi) -> str:
-    """A rate with its interval; ``n/a`` where nothing was counted."""
-    if not np.isfinite(r):
-        return "n/a"
-    return f"{r:.2%} [{lo:.2%}, {hi:.2%}]"
+def rate_text(r, key: str) -> str:
+    """The rate ``key`` of a table row (columns ``key``_rate, _lo, _hi) with its interval."""
+    return interval(r[f"{key}_rate"], r[f"{key}_lo"], r[f"{key}_hi"])
 
 
 def terminal_table(d: pd.DataFrame) -> str:
     """The per-pirate table of one level (pirate_table), for the terminal."""
     def col(key):
-        return [pct(r, lo, hi) for r, lo, hi in
-                zip(d[f"{key}_rate"], d[f"{key}_lo"], d[f"{key}_hi"])]
+        return [rate_text(r, key) for r in d.to_dict("records")]
     return pd.DataFrame({
         "rank": d["rank"], "pirate": d["label"], "drawn": d["drawn"].map("{:,}".format),
         "reached": d["reached_rate"].map("{:.1%}".format), "beaten first": col("beaten_first"),
@@ -167,52 +148,73 @@ def terminal_table(d: pd.DataFrame) -> str:
 
 
 def sweep_markdown(result: dict) -> list[str]:
-    tab = result["table"]
-    head = "| value | games | win rate [95%] | vs previous value (McNemar p) |"
-    sep = "|---|---|---|---|"
-    if result["is_pirate"]:
-        head += " fights | beaten when faced [95%] | median other pirate |"
-        sep += "---|---|---|"
-    lines = [head, sep]
+    tab, pirate = result["table"], result["is_pirate"]
+    head = ["value", "games", "win rate [95%]", "vs previous value (McNemar p)"]
+    if pirate:
+        head += ["fights", "beaten when faced [95%]", "median other pirate"]
+    rows = []
     for r in tab.to_dict("records"):
         paired = ("" if not np.isfinite(r.get("mcnemar_p", np.nan)) else
                   f"{100 * r['win_diff_vs_previous']:+.2f} points (p={r['mcnemar_p']:.2g})")
-        line = (f"| {r['value']} | {r['games']:,} | {pct(r['win_rate'], r['win_lo'], r['win_hi'])}"
-                f" | {paired} |")
-        if result["is_pirate"]:
-            line += (f" {r['faced']:,} | {pct(r['beaten_rate'], r['beaten_lo'], r['beaten_hi'])} |"
-                     f" {r['median_other_beaten']:.2%} |")
-        lines.append(line)
+        rows.append([r["value"], f"{r['games']:,}", rate_text(r, "win"), paired])
+        if pirate:
+            rows[-1] += [f"{r['faced']:,}", rate_text(r, "beaten"),
+                         f"{r['median_other_beaten']:.2%}"]
     c = result["crossing"]
-    lines.append("")
     if c["what"] is None:
-        lines.append("No interpolation: the card is not a pirate; give --target for a win rate.")
+        crossing = "No interpolation: the card is not a pirate; give --target for a win rate."
     elif np.isfinite(c["value"]):
-        lines.append(f"**{c['what']} at {result['field']} = {c['value']:.1f}** "
-                     f"(95% interval [{c['lo']:.1f}, {c['hi']:.1f}]; {c['method']}; "
-                     f"{c['bootstrap_no_crossing']} replicates without a crossing).")
+        crossing = (f"**{c['what']} at {result['field']} = {c['value']:.1f}** "
+                    f"(95% interval [{c['lo']:.1f}, {c['hi']:.1f}]; {c['method']}; "
+                    f"{c['bootstrap_no_crossing']} replicates without a crossing).")
     else:
-        lines.append(f"{c['what']}: not reached between {tab['value'].min()} and "
-                     f"{tab['value'].max()}; widen --values.")
-    return lines
+        crossing = (f"{c['what']}: not reached between {tab['value'].min()} and "
+                    f"{tab['value'].max()}; widen --values.")
+    return markdown_table(head, rows) + ["", crossing]
 
 
 def games_text(study: dict) -> str:
     """'100,000 games per level', or each level's games after Ctrl-C."""
-    counts = study["level_games"]
     if not study.get("interrupted"):
         return f"{study['games']:,} games per level"
-    return ("interrupted: " + ", ".join(f"level {lv} {n:,} games" for lv, n in counts.items()))
+    return "interrupted: " + ", ".join(f"level {lv} {n:,} games"
+                                       for lv, n in study["level_games"].items())
+
+
+def _alike(tests: pd.DataFrame, r, word: str) -> str:
+    """The pirates ``r`` cannot be told from, or that it is significantly ``word``."""
+    same = indistinguishable(tests, r["label"])
+    return (f", indistinguishable from {', '.join(same)}" if same else
+            f", significantly {word} than every other pirate")
+
+
+def _level_section(level: int, d: pd.DataFrame, tests: pd.DataFrame, pairs: pd.DataFrame):
+    """pirates.md's section of one level: the pirates ranked, the pirates not told apart,
+    the hardest and easiest pairs."""
+    ns = tests[~tests["significant"]]
+    alike = "; ".join(f"{a} vs {b} (p={p:.2g})"
+                      for a, b, p in zip(ns["harder"], ns["easier"], ns["p_holm"]))
+    ranked = [[r["rank"], r["label"], f"{r['drawn']:,}", rate_text(r, "reached"),
+               *(f"{rate_text(r, k)} (n={r[k + '_n']:,})"
+                 for k in ("beaten_first", "beaten_second", "beaten")),
+               rate_text(r, "win_when_drawn")] for r in d.to_dict("records")]
+    extremes = [[r["pair"], f"{r['games']:,}", rate_text(r, "win")]
+                for r in pd.concat([pairs.head(3), pairs.tail(3)]).to_dict("records")]
+    return (["", f"## Level {level}", ""]
+            + markdown_table(["rank", "pirate", "drawn", "reached", "beaten when faced first",
+                              "beaten when faced second", "beaten when faced",
+                              "win rate when drawn"], ranked)
+            + ["", f"Not significantly different (Holm-adjusted p >= 0.05): {alike or 'none'}.",
+               "", "Hardest and easiest pairs:", ""]
+            + markdown_table(["pair", "games", "win rate [95%]"], extremes))
 
 
 def study_markdown(study: dict, policy: str, command: str, cards=None, what_if=None) -> str:
     """results/pirates.md: headline, per level the ranking, significance, pairs, what-if."""
     pir, tests, pairs = study["pirates"], study["tests"], study["pairs"]
-    t = as_table(cards)
-    from .balance import indistinguishable
     lines = ["# Pirate balance", "",
              f"Made by `{command}` ({games_text(study)}, seed {study['seed']}, "
-             f"policy `{policy}`, card table {t.describe()}).", "",
+             f"policy `{policy}`, card table {as_table(cards).describe()}).", "",
              "A pirate is *faced* when Robinson fights it: the first pirate (the policy's choice, "
              "R9.1) in every game that reaches the pirates, the second only after the first is "
              "beaten. *Beaten when faced* counts both fights; *reached* is the share of the "
@@ -220,21 +222,15 @@ def study_markdown(study: dict, policy: str, command: str, cards=None, what_if=N
              "Differences between pirates: two-sided two-proportion z-tests on beaten when faced, "
              "Holm-adjusted over the 45 pairs of each level (the two fights of one game share a "
              "deck; the tests treat fights as independent).", "", "## Headline", ""]
+    sections = []
     for level in sorted(pir["level"].unique()):
-        d = pir[pir["level"] == level]
-        tl = tests[tests["level"] == level]
+        d, tl, pl = (x[x["level"] == level] for x in (pir, tests, pairs))
         hard, easy = d.iloc[0], d.iloc[-1]
-        same_hard = indistinguishable(tl, hard["label"])
-        same_easy = indistinguishable(tl, easy["label"])
-        lines.append(
-            f"* Level {level}: hardest **{hard['label']}** (beaten when faced "
-            f"{pct(hard['beaten_rate'], hard['beaten_lo'], hard['beaten_hi'])})"
-            + (f", indistinguishable from {', '.join(same_hard)}" if same_hard else
-               ", significantly harder than every other pirate")
-            + f"; easiest **{easy['label']}** "
-              f"({pct(easy['beaten_rate'], easy['beaten_lo'], easy['beaten_hi'])})"
-            + (f", indistinguishable from {', '.join(same_easy)}" if same_easy else
-               ", significantly easier than every other pirate") + ".")
+        lines.append(f"* Level {level}: hardest **{hard['label']}** (beaten when faced "
+                     f"{rate_text(hard, 'beaten')}){_alike(tl, hard, 'harder')}; easiest "
+                     f"**{easy['label']}** ({rate_text(easy, 'beaten')})"
+                     f"{_alike(tl, easy, 'easier')}.")
+        sections += _level_section(level, d, tl, pl)
     if what_if is not None:
         c = what_if["crossing"]
         lines.append(f"* What-if (level {what_if['level']}): {what_if['label']} is beaten as "
@@ -242,41 +238,13 @@ def study_markdown(study: dict, policy: str, command: str, cards=None, what_if=N
                      + (f"{c['value']:.1f} (95% interval [{c['lo']:.1f}, {c['hi']:.1f}])"
                         if np.isfinite(c["value"]) else "a value outside the swept range")
                      + " (see below).")
+        sections += ["", f"## What-if: {what_if['label']} {what_if['field']}, level "
+                     f"{what_if['level']}", "",
+                     f"The same {what_if['games']:,} deals (seed {what_if['seed']}) for every "
+                     f"value (common random numbers); figure `pirate_what_if.png`.", "",
+                     *sweep_markdown(what_if)]
     lines += ["", "Figures: `pirate_ranking.png` (all levels), `pirate_pairs_level<L>.png`."]
-    for level in sorted(pir["level"].unique()):
-        d = pir[pir["level"] == level]
-        tl = tests[tests["level"] == level]
-        lines += ["", f"## Level {level}", "",
-                  "| rank | pirate | drawn | reached | beaten when faced first | beaten when faced "
-                  "second | beaten when faced | win rate when drawn |", "|---|---|---|---|---|---|---|---|"]
-        for r in d.to_dict("records"):
-            lines.append(
-                f"| {r['rank']} | {r['label']} | {r['drawn']:,} | "
-                f"{pct(r['reached_rate'], r['reached_lo'], r['reached_hi'])} | "
-                f"{pct(r['beaten_first_rate'], r['beaten_first_lo'], r['beaten_first_hi'])} "
-                f"(n={r['beaten_first_n']:,}) | "
-                f"{pct(r['beaten_second_rate'], r['beaten_second_lo'], r['beaten_second_hi'])} "
-                f"(n={r['beaten_second_n']:,}) | "
-                f"{pct(r['beaten_rate'], r['beaten_lo'], r['beaten_hi'])} (n={r['beaten_n']:,}) | "
-                f"{pct(r['win_when_drawn_rate'], r['win_when_drawn_lo'], r['win_when_drawn_hi'])} |")
-        ns = tl[~tl["significant"]]
-        lines += ["", "Not significantly different (Holm-adjusted p >= 0.05): "
-                  + ("; ".join(f"{a} vs {b} (p={p:.2g})" for a, b, p in
-                               zip(ns["harder"], ns["easier"], ns["p_holm"])) or "none") + ".",
-                  "", "Hardest and easiest pairs:", "",
-                  "| pair | games | win rate [95%] |", "|---|---|---|"]
-        pl = pairs[pairs["level"] == level]
-        for r in pd.concat([pl.head(3), pl.tail(3)]).to_dict("records"):
-            lines.append(f"| {r['pair']} | {r['games']:,} | "
-                         f"{pct(r['win_rate'], r['win_lo'], r['win_hi'])} |")
-    if what_if is not None:
-        lines += ["", f"## What-if: {what_if['label']} {what_if['field']}, level "
-                  f"{what_if['level']}", "",
-                  f"The same {what_if['games']:,} deals (seed {what_if['seed']}) for every value "
-                  f"(common random numbers); figure `pirate_what_if.png`.", ""]
-        lines += sweep_markdown(what_if)
-    lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + sections + [""])
 
 
 def write_study(out: Path, study: dict, policy: str, command: str, cards=None, what_if=None):

@@ -18,8 +18,9 @@ from sim.rules import (CAUSE_NAMES, STEP_NAMES, RuleError, as_options, check_see
                        parse_levels)
 from . import stats
 from .files import check_file, write_parquet
-from .run import Plan, Run, Setup, backend_for
+from .run import Plan, Run, Setup, backend_for, concat_rows
 from .simulate import check_games, check_threads
+from .summary import summarize as summarize_rows
 
 # per-game outcomes kept for each policy in the paired frame, with compact dtypes
 OUTCOMES = {"won": np.bool_, "score": np.int16, "cause": np.int8, "step": np.int8,
@@ -46,8 +47,7 @@ def labels_for(policies) -> list[str]:
 
 def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
                 threads=None, chunk: int | None = None, keep_on_interrupt: bool = False,
-                cluster=None, cards=None, quiet: bool = True,
-                label=None) -> pd.DataFrame:
+                cluster=None, cards=None, quiet: bool = True, label=None) -> pd.DataFrame:
     """Every policy plays the very same games: one row per level and game, the outcomes of
     every policy side by side (columns ``"<policy>:won"``, ``"<policy>:score"``, ...).
 
@@ -69,23 +69,17 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     opts, table = as_options(options), as_table(cards)
     labels = labels_for(pols)
     plan = Plan(tuple(Setup(p, opts, table) for p in pols), tuple(levels), games, seed)
-    parts = []
     with connected(cluster) as dask:
         with Run(plan, backend_for(dask, chunk, threads), quiet, label) as run:
-            for part in run:
-                parts.append(_side_by_side(part, labels))
+            parts = [_side_by_side(part, labels) for part in run]
     if run.interrupted and not keep_on_interrupt:
         raise KeyboardInterrupt
-    if not parts:
-        df = pd.DataFrame(columns=["level", "game", *DEAL])
-    else:
-        df = pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in parts[0]})
-    for label in labels:
-        if f"{label}:cause" in df:
-            df[f"{label}:cause"] = pd.Categorical.from_codes(df[f"{label}:cause"],
-                                                             categories=list(CAUSE_NAMES))
-            df[f"{label}:step"] = pd.Categorical.from_codes(df[f"{label}:step"],
-                                                            categories=list(STEP_NAMES))
+    df = (pd.DataFrame(concat_rows(parts)) if parts
+          else pd.DataFrame(columns=["level", "game", *DEAL]))
+    for label in labels if parts else ():
+        for col, names in (("cause", CAUSE_NAMES), ("step", STEP_NAMES)):
+            df[f"{label}:{col}"] = pd.Categorical.from_codes(df[f"{label}:{col}"],
+                                                             categories=list(names))
     df.attrs.update({"labels": labels, "policies": [p.record() for p in pols],
                      "seed": seed, "options": opts.as_dict(), "engine": "fast",
                      "games_per_level": games, "levels": levels,
@@ -111,34 +105,30 @@ def _side_by_side(part, labels) -> dict:
 
 def long_frame(paired: pd.DataFrame) -> pd.DataFrame:
     """The paired frame as one row per policy, level and game (column ``policy``)."""
-    frames = []
-    for label in paired.attrs["labels"]:
-        cols = {c: paired[f"{label}:{c}"] for c in OUTCOMES}
-        frames.append(pd.DataFrame({"policy": label, "level": paired["level"],
-                                    "game": paired["game"], **cols}))
-    out = pd.concat(frames, ignore_index=True)
+    out = pd.concat([pd.DataFrame({"policy": label, "level": paired["level"],
+                                   "game": paired["game"],
+                                   **{c: paired[f"{label}:{c}"] for c in OUTCOMES}})
+                     for label in paired.attrs["labels"]], ignore_index=True)
     out["policy"] = pd.Categorical(out["policy"], categories=paired.attrs["labels"])
     return out
 
 
 def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
     """One row per level and pair of policies (a, b), everything as a - b."""
-    labels = paired.attrs["labels"]
     rows = []
     for lv, g in paired.groupby("level", sort=True):
         level_rows = []
-        for a, b in combinations(labels, 2):
+        for a, b in combinations(paired.attrs["labels"], 2):
             wa, wb = g[f"{a}:won"].to_numpy(), g[f"{b}:won"].to_numpy()
-            n = len(g)
-            la, ha = stats.wilson_interval(int(wa.sum()), n)
-            lb, hb = stats.wilson_interval(int(wb.sum()), n)
+            row = {"level": int(lv), "a": a, "b": b, "games": len(g)}
+            for side, won in (("a", wa), ("b", wb)):
+                lo, hi = stats.wilson_interval(int(won.sum()), len(g))
+                row.update({f"{side}_wins": int(won.sum()), f"{side}_win_rate": won.mean(),
+                            f"{side}_ci_low": lo, f"{side}_ci_high": hi})
             d = stats.paired_proportion_difference(wa, wb)
             sd = stats.paired_mean_difference(g[f"{a}:score"], g[f"{b}:score"])
             level_rows.append({
-                "level": int(lv), "a": a, "b": b, "games": n,
-                "a_wins": int(wa.sum()), "a_win_rate": wa.mean(), "a_ci_low": la, "a_ci_high": ha,
-                "b_wins": int(wb.sum()), "b_win_rate": wb.mean(), "b_ci_low": lb, "b_ci_high": hb,
-                "win_diff": d.difference, "win_diff_low": d.low, "win_diff_high": d.high,
+                **row, "win_diff": d.difference, "win_diff_low": d.low, "win_diff_high": d.high,
                 "a_only": d.a_only, "b_only": d.b_only,
                 "mcnemar_p": stats.mcnemar_exact(d.a_only, d.b_only),
                 "a_mean_score": float(g[f"{a}:score"].mean()),
@@ -146,12 +136,11 @@ def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
                 "score_diff": sd.difference, "score_diff_low": sd.low,
                 "score_diff_high": sd.high, "score_p": sd.p_value})
         for key in ("mcnemar_p", "score_p"):
-            adjusted = stats.holm([r[key] for r in level_rows])
-            for r, p in zip(level_rows, adjusted):
+            for r, p in zip(level_rows, stats.holm([r[key] for r in level_rows])):
                 r[key + "_holm"] = float(p)
         rows += level_rows
     out = pd.DataFrame(rows)
-    out.attrs = {k: v for k, v in paired.attrs.items()}
+    out.attrs = dict(paired.attrs)
     return out
 
 
@@ -176,20 +165,18 @@ def ranking(comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
             rate[r.a], rate[r.b] = r.a_win_rate, r.b_win_rate
             score[r.a], score[r.b] = r.a_mean_score, r.b_mean_score
         order = sorted(rate, key=lambda p: (-rate[p], -score[p]))
-        for i, p in enumerate(order):
-            row = {"level": int(lv), "rank": i + 1, "policy": p, "win_rate": rate[p],
-                   "mean_score": score[p], "next": None, "wins_p_holm": np.nan,
+        for rank, (p, q) in enumerate(zip(order, order[1:] + [None]), 1):
+            row = {"level": int(lv), "rank": rank, "policy": p, "win_rate": rate[p],
+                   "mean_score": score[p], "next": q, "wins_p_holm": np.nan,
                    "score_p_holm": np.nan, "vs_next": ""}
-            if i + 1 < len(order):
-                q = order[i + 1]
+            if q is not None:
                 pair = g[((g.a == p) & (g.b == q)) | ((g.a == q) & (g.b == p))].iloc[0]
-                row.update(next=q, wins_p_holm=pair.mcnemar_p_holm,
-                           score_p_holm=pair.score_p_holm)
                 better_wins = pair.mcnemar_p_holm < alpha and rate[p] > rate[q]
                 better_score = pair.score_p_holm < alpha and score[p] > score[q]
-                row["vs_next"] = ("better (wins, score)" if better_wins and better_score else
-                                  "better (wins)" if better_wins else
-                                  "better (score only)" if better_score else "not distinguishable")
+                row.update(wins_p_holm=pair.mcnemar_p_holm, score_p_holm=pair.score_p_holm,
+                           vs_next="better (wins, score)" if better_wins and better_score else
+                           "better (wins)" if better_wins else
+                           "better (score only)" if better_score else "not distinguishable")
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -197,7 +184,6 @@ def ranking(comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 def summarize(df: pd.DataFrame, by=None) -> pd.DataFrame:
     """Win rate with its 95% Wilson interval, mean/median score, causes per group: for a
     ``simulate`` frame per level, for a ``play_paired`` frame per policy and level."""
-    from .summary import summarize as summarize_rows
     if "labels" in df.attrs and "policy" not in df.columns:
         df = long_frame(df)
     if by is None:

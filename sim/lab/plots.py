@@ -1,8 +1,29 @@
-"""Figures of sim.lab, readable on their own: title, axis labels, n, intervals."""
+"""Figures of sim.lab, readable on their own: title, axis labels, n, intervals; how every
+figure of the lab gets pyplot and is written."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+from .files import save_figure
+
+
+def pyplot():
+    """pyplot; Agg unless a session (a notebook) has chosen its backend already."""
+    import sys
+    import matplotlib
+    if "matplotlib.pyplot" not in sys.modules:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def finish(fig, path):
+    """Write the figure atomically at 110 dpi and close it (sim.lab.files); without a path
+    return it (notebooks)."""
+    if path is None:
+        return fig
+    save_figure(fig, path, dpi=110)
 
 
 def plot_paired_differences(comparison: pd.DataFrame, path=None):
@@ -37,7 +58,5 @@ def plot_paired_differences(comparison: pd.DataFrame, path=None):
     axes[1].legend(fontsize=8, loc="best")
     fig.suptitle(f"Paired differences on the same deals: n = {n:,} games per level, seed {seed}")
     fig.tight_layout()
-    if path is not None:
-        from .files import save_figure
-        save_figure(fig, path, dpi=110)
+    finish(fig, path)
     return fig

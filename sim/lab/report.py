@@ -1,10 +1,10 @@
 """``friday report``: policies (default the built-in ones) on the chosen levels, in results/.
 
 Writes ``policies.md`` (win rate with 95% Wilson interval, mean and median score per policy and
-level, every pair compared game by game with the paired methods of sim.lab, a ranking),
-and the figures ``policy_win_rates.png``, ``score_distributions.png`` and
-``paired_differences.png`` (pirate balance: ``friday balance pirates``, sim.lab.balance).  Every policy plays the same seeded deals, so anyone can rerun the
-command and get the same files.
+level, every pair compared game by game with the paired methods of sim.lab, a ranking), and the
+figures ``policy_win_rates.png``, ``score_distributions.png`` and ``paired_differences.png``
+(pirate balance: ``friday balance pirates``, sim.lab.balance).  Every policy plays the same
+seeded deals, so anyone can rerun the command and get the same files.
 """
 from __future__ import annotations
 
@@ -15,8 +15,11 @@ import numpy as np
 import pandas as pd
 
 from sim.rules import Options
-from .files import check_folder, save_figure, write_text
-from .summary import SCORE_LOW, summarize
+from .compare import METHODS, compare_paired, long_frame, play_paired, ranking
+from .files import check_folder, write_text
+from .plots import finish, plot_paired_differences, pyplot
+from .summary import summarize
+from .text import pvalue
 
 REPORT_FILES = ("policies.md", "policy_win_rates.png", "score_distributions.png",
                 "paired_differences.png")
@@ -31,8 +34,6 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     (``paired.attrs["interrupted"]``).  ``quiet``: no compile notice, no progress bar;
     ``cluster``/``chunk``: on Dask (sim.lab.cluster).  Returns the paired frame."""
     from policies import builtin_policies, load_policy
-    from .compare import compare_paired, long_frame, play_paired, ranking
-    from .plots import plot_paired_differences
     pols = [load_policy(p) for p in (policies or builtin_policies())]
     out = Path(out)
     check_folder(out, REPORT_FILES, force)
@@ -44,14 +45,8 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     if len(paired) == 0:
         return paired
     comparison = compare_paired(paired)
-    ranks = ranking(comparison)
     rows = long_frame(paired)
     table = summarize(rows, by=("policy", "level"))
-    labels = paired.attrs["labels"]
-    hists = {}
-    for (label, level), g in rows.groupby(["policy", "level"], observed=True):
-        counts = np.bincount(g["score"].to_numpy(np.int64) - SCORE_LOW)
-        hists[(label, level)] = (np.arange(len(counts)) + SCORE_LOW, counts)
     if command is None:
         names = " ".join(f"'{p.name}'" if "[" in p.name else p.name for p in pols)
         opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
@@ -59,10 +54,10 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
         level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
         command = (f"friday report {names} --level {level_text} --games {games} --seed {seed}"
                    + opts)
-    write_text(out / "policies.md", policies_md(table, comparison, ranks, command, seed,
-                                                options, paired.attrs))
+    write_text(out / "policies.md", policies_md(table, comparison, ranking(comparison), command,
+                                                seed, options, paired.attrs))
     _plot_win_rates(out / "policy_win_rates.png", table)
-    _plot_scores(out / "score_distributions.png", hists, labels, sorted({lv for _, lv in hists}))
+    _plot_scores(out / "score_distributions.png", rows, paired.attrs["labels"])
     plot_paired_differences(comparison, out / "paired_differences.png")
     echo(f"wrote {', '.join(REPORT_FILES)} to {out}/ in {time.perf_counter() - start:.0f} s")
     return paired
@@ -82,8 +77,6 @@ def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFra
                 command: str, seed, options, attrs) -> str:
     """policies.md: the policies, the table of rates and scores, every pair compared, the
     ranking; the games counted are those every policy finished."""
-    from .compare import METHODS
-    from .text import pvalue
     games = int(table["games"].min())
     cut = (" -- interrupted: the games finished before Ctrl-C" if attrs.get("interrupted")
            else "")
@@ -93,7 +86,8 @@ def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFra
              "deal (common random numbers, see sim/rng.py), so policies are compared game by "
              "game with paired methods.", "", "Policies:", ""]
     for label, rec in zip(attrs["labels"], attrs["policies"]):
-        src = f" (file `{_shown_path(rec['file'])}`, sha256 `{rec['sha256'][:12]}`)" if rec.get("file") else ""
+        src = (f" (file `{_shown_path(rec['file'])}`, sha256 `{rec['sha256'][:12]}`)"
+               if rec.get("file") else "")
         lines.append(f"- `{label}`{src}: parameters {rec['params']}")
     lines += ["", "| policy | level | games | win rate | 95% Wilson interval | mean score | "
               "median score | reached pirates |", "|---|---|---|---|---|---|---|---|"]
@@ -122,10 +116,7 @@ def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFra
 
 
 def _plot_win_rates(path: Path, table: pd.DataFrame):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = pyplot().subplots(figsize=(8, 4.5))
     names = list(dict.fromkeys(table["policy"]))
     levels = sorted(table["level"].unique())
     width = 0.8 / len(names)
@@ -140,28 +131,26 @@ def _plot_win_rates(path: Path, table: pd.DataFrame):
     ax.set_title("Win rate per policy and level")
     ax.legend()
     fig.tight_layout()
-    save_figure(fig, path, dpi=110)
+    finish(fig, path)
 
 
-def _plot_scores(path: Path, hists: dict, names, levels):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, len(levels), figsize=(4 * len(levels), 3.6), sharey=True)
+def _plot_scores(path: Path, rows: pd.DataFrame, names):
+    """Each policy's share of games per score, from its lowest score to its highest."""
+    levels = sorted(rows["level"].unique())
+    scores = rows.groupby(["policy", "level"], observed=True)["score"]
+    fig, axes = pyplot().subplots(1, len(levels), figsize=(4 * len(levels), 3.6), sharey=True)
     axes = np.atleast_1d(axes)
     for ax, level in zip(axes, levels):
         for name in names:
-            bins, hist = hists[(name, level)]
-            keep = hist > 0
-            lo, hi = bins[keep].min(), bins[keep].max()
-            sel = (bins >= lo) & (bins <= hi)
-            ax.plot(bins[sel], hist[sel] / hist.sum(), label=name, lw=1.2)
+            s = scores.get_group((name, level)).to_numpy(np.int64)
+            hist = np.bincount(s - s.min())
+            ax.plot(np.arange(len(hist)) + s.min(), hist / hist.sum(), label=name, lw=1.2)
         ax.set_title(f"level {level}")
         ax.set_xlabel("score")
     axes[0].set_ylabel("share of games")
     axes[-1].legend(fontsize=8)
     fig.suptitle("Score distributions (R10.3)")
     fig.tight_layout()
-    save_figure(fig, path, dpi=110)
+    finish(fig, path)
 
 

@@ -36,10 +36,11 @@ def check_threads(threads):
     return threads
 
 
-def run_record(policy, seed, options, engine="fast", cards=None) -> dict:
+def run_record(policy, seed, options, engine="fast", cards=None, interrupted=False) -> dict:
     """What a run records (Parquet metadata, ``df.attrs``)."""
     return {**policy.record(), "engine": engine, "seed": int(seed),
-            "options": options.as_dict(), "cards": as_table(cards).meta()}
+            "options": options.as_dict(), "cards": as_table(cards).meta(),
+            "interrupted": interrupted}
 
 
 def simulate(policy="expert", level="all", games: int = 100_000, seed: int = 1, options=None,
@@ -75,8 +76,7 @@ def simulate(policy="expert", level="all", games: int = 100_000, seed: int = 1, 
     rows = [r for lv in levels for r in parts.get(lv, [])]
     df = to_frame(concat_rows(rows) if rows else
                   {c: np.zeros(0, np.int64) for c in RESULT_COLUMNS})
-    df.attrs.update({**run_record(pol, seed, opts, engine, table),
-                     "interrupted": run.interrupted})
+    df.attrs.update(run_record(pol, seed, opts, engine, table, run.interrupted))
     return df
 
 
@@ -116,8 +116,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     echo(f"{done:,} games in {run.seconds:.1f} s ({done / max(run.seconds, 1e-9):,.0f} "
          f"games/s, compile and start-up not counted)"
          + ("  [INTERRUPTED: partial results]" if run.interrupted else ""))
-    record = {**run_record(policy, seed, options, engine, cards),
-              "interrupted": run.interrupted}
+    record = run_record(policy, seed, options, engine, cards, run.interrupted)
     if summary_only:
         echo(format_summary(pd.DataFrame([summary_row(summary_from(lv, seed, 0, sum(aggs)))
                                           for lv, aggs in parts.items()])))

@@ -71,9 +71,7 @@ def paired_proportion_difference(a, b, confidence: float = CONFIDENCE) -> Paired
     a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
     if a.shape != b.shape:
         raise ValueError("paired outcomes must have the same length")
-    both = int(np.sum(a & b))
-    a_only = int(np.sum(a & ~b))
-    b_only = int(np.sum(~a & b))
+    both, a_only, b_only = (int(np.sum(x)) for x in (a & b, a & ~b, ~a & b))
     neither = int(a.size - both - a_only - b_only)
     low, high = newcombe_paired_interval(both, a_only, b_only, neither, confidence)
     n = max(a.size, 1)
@@ -141,9 +139,7 @@ def paired_mean_difference(a, b, confidence: float = CONFIDENCE) -> MeanDifferen
 def holm(p_values) -> np.ndarray:
     """Holm's step-down adjusted p-values (same order as given)."""
     p = np.asarray(p_values, dtype=np.float64)
-    m = p.size
     order = np.argsort(p, kind="stable")
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = adjusted
+    out = np.empty(p.size)
+    out[order] = np.minimum(1.0, np.maximum.accumulate((p.size - np.arange(p.size)) * p[order]))
     return out

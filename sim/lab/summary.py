@@ -9,8 +9,6 @@ import pandas as pd
 from sim.rules import CAUSE_NAMES, RESULT_COLUMNS, STEP_NAMES
 from .stats import wilson_interval
 
-SCORE_LOW = -200        # below any reachable score (R10.3), for score histograms
-
 
 def to_frame(columns: dict) -> pd.DataFrame:
     """Result arrays (rules.RESULT_COLUMNS) -> DataFrame with readable cause/step categories."""
@@ -21,9 +19,13 @@ def to_frame(columns: dict) -> pd.DataFrame:
     return df
 
 
-def _rate_columns(n: int, wins: int) -> dict:
+def _row(n: int, wins: int, mean, median, sd, reached, lost: dict) -> dict:
+    """The columns of a summary row: the win rate with its 95% Wilson interval, the score's
+    mean, median and sd, the share that reached the pirates, ``lost``: each cause's share."""
     lo, hi = wilson_interval(wins, n)
-    return {"games": n, "win_rate": wins / n, "ci95_low": lo, "ci95_high": hi}
+    return {"games": n, "win_rate": wins / n, "ci95_low": lo, "ci95_high": hi,
+            "mean_score": mean, "median_score": median, "score_sd": sd,
+            "reached_pirates": reached, **{f"lost_{c}": lost[c] for c in CAUSE_NAMES[1:]}}
 
 
 def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
@@ -31,15 +33,11 @@ def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
     reached the pirates and each cause of defeat, per group of result rows."""
     rows = []
     for key, g in df.groupby(list(by), observed=True):
-        key = key if isinstance(key, tuple) else (key,)
-        row = dict(zip(by, key))
-        row.update(_rate_columns(len(g), int(g["won"].sum())))
-        row.update({"mean_score": g["score"].mean(), "median_score": g["score"].median(),
-                    "score_sd": g["score"].std(),
-                    "reached_pirates": float((g["step"] == "pirates").mean())})
-        for cause in CAUSE_NAMES[1:]:
-            row[f"lost_{cause}"] = float((g["cause"] == cause).mean())
-        rows.append(row)
+        s = g["score"]
+        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,))),
+                     **_row(len(g), int(g["won"].sum()), s.mean(), s.median(), s.std(),
+                            float((g["step"] == "pirates").mean()),
+                            {c: float((g["cause"] == c).mean()) for c in CAUSE_NAMES[1:]})})
     return pd.DataFrame(rows)
 
 
@@ -58,15 +56,11 @@ def hist_sd(bins: np.ndarray, hist: np.ndarray) -> float:
 def summary_row(s: dict) -> dict:
     """The ``summarize`` row of one level from the fast engine's summary (sim.fast.api
     ``summary_from``): the same columns, the median and sd from the score histogram."""
-    n = s["games"]
-    row = {"level": s["level"], **_rate_columns(n, s["wins"]),
-           "mean_score": s["sum_score"] / n,
-           "median_score": hist_quantile(s["score_bins"], s["score_hist"], 0.5),
-           "score_sd": hist_sd(s["score_bins"], s["score_hist"]),
-           "reached_pirates": s["step_reached"]["pirates"] / n}
-    for cause in CAUSE_NAMES[1:]:
-        row[f"lost_{cause}"] = s["causes"][cause] / n
-    return row
+    n, bins, hist = s["games"], s["score_bins"], s["score_hist"]
+    return {"level": s["level"], **_row(n, s["wins"], s["sum_score"] / n,
+                                        hist_quantile(bins, hist, 0.5), hist_sd(bins, hist),
+                                        s["step_reached"]["pirates"] / n,
+                                        {c: s["causes"][c] / n for c in CAUSE_NAMES[1:]})}
 
 
 def format_summary(table: pd.DataFrame) -> str:

@@ -1,19 +1,29 @@
-"""Plain-text tables of sim.lab results, as ``friday compare`` prints them."""
+"""Plain-text tables of sim.lab results, as ``friday compare`` prints them, and the one
+builder of Markdown tables (``friday report``, ``friday balance``)."""
 from __future__ import annotations
+
+import math
 
 import pandas as pd
 
 from .compare import METHODS
 
 
-def pct(x) -> str:
-    return f"{100 * x:.2f}%"
+def interval(r, lo, hi) -> str:
+    """A rate with its 95% interval, ``n/a`` where nothing was counted."""
+    return f"{r:.2%} [{lo:.2%}, {hi:.2%}]" if math.isfinite(r) else "n/a"
 
 
 def pvalue(p) -> str:
     if p != p:
         return "n/a"
     return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+
+
+def markdown_table(head, rows) -> list[str]:
+    """A Markdown table's lines: the header, its rule, one line per row of cells."""
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head),
+            *("| " + " | ".join(map(str, r)) + " |" for r in rows)]
 
 
 def header_lines(attrs: dict) -> list[str]:
@@ -35,8 +45,7 @@ def level_table(comparison: pd.DataFrame, level: int) -> str:
         rates[r.a] = (r.a_win_rate, r.a_ci_low, r.a_ci_high, r.a_mean_score)
         rates[r.b] = (r.b_win_rate, r.b_ci_low, r.b_ci_high, r.b_mean_score)
     sides = pd.DataFrame({"policy": list(rates),
-                          "win rate [95% Wilson]": [f"{pct(w)} [{pct(lo)}, {pct(hi)}]"
-                                                    for w, lo, hi, _ in rates.values()],
+                          "win rate [95% Wilson]": [interval(*v[:3]) for v in rates.values()],
                           "mean score": [f"{s:.2f}" for *_, s in rates.values()]})
     many = len(g) > 1
     pairs = pd.DataFrame({
@@ -64,7 +73,7 @@ def ranking_text(ranks: pd.DataFrame) -> str:
         lines.append(f"  level {lv}:")
         for r in g.itertuples():
             vs = f"   vs {r.next}: {r.vs_next}" if isinstance(r.next, str) else ""
-            lines.append(f"    {r.rank}. {r.policy} ({pct(r.win_rate)} won, mean score "
+            lines.append(f"    {r.rank}. {r.policy} ({r.win_rate:.2%} won, mean score "
                          f"{r.mean_score:.2f}){vs}")
     return "\n".join(lines)
 
