@@ -7,6 +7,7 @@ from numba import njit
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
+from sim.cards import N_CARDS
 from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
 from .core import deck_in, pop, push, shuffle_slice, wait_for
@@ -18,7 +19,7 @@ from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
                      S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN, S_WON, S_FW, S_FL,
-                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP,
+                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, N_T, T_AGING, T_VALUE, EV_SETUP,
                      EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
                      K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_PFIRST, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
@@ -48,7 +49,7 @@ def alloc_state():
 @lean_jit
 def reset(S, P, obs, level, opts, trace, debug):
     """A state ready for set_up.  The observation's card-table block (obs[CT:]) is kept: it
-    depends on the table only, and is filled once per state (cardblock.fill_card_block)."""
+    depends on the table only, and is filled once per state (fill_card_block)."""
     S[:] = 0
     obs[:O.CT] = 0
     S[S_LEVEL] = level
@@ -64,6 +65,17 @@ def reset(S, P, obs, level, opts, trace, debug):
     obs[O.O_OPT_STEP_MINUS1_STACKS] = opts[1]
     obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] = opts[2]
     obs[O.FIGHT_LIST:O.FIGHT_LIST + O.N_FIGHTING] = -1
+
+
+@lean_jit
+def fill_card_block(obs, T):
+    """obs[CT + k * N_CARDS + card] = T[T_VALUE + k, card]: the game's table, as the player
+    reads it (R1.4); the policies take card data from here (sim.observation CT_*).  Once per
+    state (game.reset keeps it): by new_game and the runner's entry points."""
+    n = T.shape[1]              # = N_CARDS, a run-time bound: LLVM does not unroll 759 stores
+    for k in range(N_T - T_VALUE):
+        for c in range(n):
+            obs[O.CT + k * N_CARDS + c] = T[T_VALUE + k, c]
 
 
 @lean_jit
