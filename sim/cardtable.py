@@ -33,8 +33,7 @@ class CardTableError(RuleError):
     """A card table or a --set edit that is not a valid Friday card table."""
 
 
-INT_FIELDS = ("fight_value", "destroy_cost", "hazard_free_cards", "hazard_green", "hazard_yellow",
-              "hazard_red", "pirate_free_cards", "pirate_hazard_value")
+FIELDS = tuple(c for c in C.COLUMNS if c not in ("id", "kind"))      # a card's fields
 ROBINSON_FIELDS = ("name", "fight_value", "ability", "destroy_cost")
 FIELDS_BY_KIND = {
     "start": ROBINSON_FIELDS, "aging_normal": ROBINSON_FIELDS, "aging_difficult": ROBINSON_FIELDS,
@@ -42,7 +41,8 @@ FIELDS_BY_KIND = {
                                  "hazard_yellow", "hazard_red"),
     "pirate": ("name", "pirate_free_cards", "pirate_hazard_value", "pirate_ability"),
 }
-# the fight value range keeps the observation's value counts (sim.observation.MAX_VALUE) exact
+# the integer fields and their ranges; the fight value range keeps the observation's value
+# counts (sim.observation.MAX_VALUE) exact
 RANGES = {"fight_value": (-MAX_VALUE, MAX_VALUE), "destroy_cost": (0, 9),
           "hazard_free_cards": (0, 20), "hazard_green": (0, 999), "hazard_yellow": (0, 999),
           "hazard_red": (0, 999), "pirate_free_cards": (0, 20), "pirate_hazard_value": (0, 999)}
@@ -59,21 +59,20 @@ class CardTable:
         self.rows = [_canonical(r) for r in rows]
         self.source = source
         self._block = None
-        for key, value in C.parse_rows(self.rows).items():
-            setattr(self, key, value)
-        self.text = _to_csv(self.rows)
+        self.__dict__.update(C.parse_rows(self.rows))
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=C.COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(self.rows)
+        self.text = buf.getvalue()
         self.hash = hashlib.sha256(self.text.encode()).hexdigest()[:16]
 
     # --- identity ----------------------------------------------------------------------
     def changes(self) -> list[str]:
         """Every field that differs from the printed table, as ``CARD.FIELD=VALUE (was V)``."""
-        base = printed().rows if self is not printed() else self.rows
-        out = []
-        for mine, theirs in zip(self.rows, base):
-            for col in C.COLUMNS:
-                if mine[col] != theirs[col]:
-                    out.append(f"{mine['id']}.{col}={mine[col]} (was {theirs[col] or 'blank'})")
-        return out
+        return [f"{mine['id']}.{col}={mine[col]} (was {theirs[col] or 'blank'})"
+                for mine, theirs in zip(self.rows, printed().rows) for col in C.COLUMNS
+                if mine[col] != theirs[col]]
 
     @property
     def is_printed(self) -> bool:
@@ -91,9 +90,6 @@ class CardTable:
     def header(self) -> list[dict]:
         """The table as TRACE.md's header writes it."""
         return C.header_table(self)
-
-    def label(self, card: int) -> str:
-        return C.card_label(card, self)
 
     def write_csv(self, path) -> None:
         Path(path).write_text(self.text, encoding="utf-8")
@@ -126,48 +122,33 @@ class CardTable:
 
 
 def _canonical(row: dict) -> dict:
-    out = {}
-    kind = row["kind"]
-    allowed = FIELDS_BY_KIND[kind]
+    out, keep = {}, FIELDS_BY_KIND[row["kind"]] + ("id", "kind")
     for col in C.COLUMNS:
         v = (row.get(col) or "").strip()
-        if col in ("id", "kind"):
-            out[col] = v
-        elif col not in allowed:
-            out[col] = ""
-        elif col in INT_FIELDS:
-            out[col] = str(C._int(v))
+        if col not in keep:
+            v = ""
+        elif col in RANGES:
+            v = str(C._int(v))
         elif col == "ability":
-            out[col] = v or "none"
-        elif col == "pirate_ability":
-            out[col] = "" if v in ("", "none") else v
-        else:
-            out[col] = v
+            v = v or "none"
+        elif col == "pirate_ability" and v == "none":
+            v = ""
+        out[col] = v
     return out
-
-
-def _to_csv(rows) -> str:
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=list(C.COLUMNS), lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
 
 
 def _check_row(row: dict, where: str) -> None:
     """One row's fields: integers in range, known abilities, no field its kind lacks."""
     card, kind = row["id"], row["kind"]
     allowed = FIELDS_BY_KIND[kind]
-    for col in C.COLUMNS:
+    for col in FIELDS:
         v = (row.get(col) or "").strip()
-        if col in ("id", "kind"):
-            continue
         if col not in allowed:
             if v not in ("", "0", "*") and not (col == "ability" and v == "none"):
                 raise CardTableError(f"{where}: card {card} is a {kind} card: it has no {col} "
                                      f"(leave it blank); its fields are {', '.join(allowed)}")
             continue
-        if col in INT_FIELDS:
+        if col in RANGES:
             try:
                 n = C._int(v)
             except ValueError:
@@ -211,7 +192,6 @@ def validate_rows(rows: list[dict], where: str) -> list[dict]:
             raise CardTableError(f"{where}: line {line}: id {card} is not a card id (0-{n - 1})")
         if card in by_id:
             raise CardTableError(f"{where}: duplicate id {card} (lines {by_id[card][0]} and {line})")
-        by_id[card] = (line, row)
         kind = (row.get("kind") or "").strip()
         printed_kind = C.KIND_NAMES[int(C.KIND[card])]
         if kind != printed_kind:
@@ -259,28 +239,19 @@ def printed() -> CardTable:
 def build(cards=None, sets=None) -> CardTable:
     """The table of a run: ``cards`` (a CardTable, a cards.csv path, or None for the printed
     table), then ``sets`` (``CARD.FIELD=VALUE`` strings) applied."""
-    if isinstance(cards, CardTable):
-        table = cards
-    elif cards is None:
-        table = printed()
-    else:
-        table = load_csv(cards)
+    table = (cards if isinstance(cards, CardTable)
+             else printed() if cards is None else load_csv(cards))
     return table.with_sets(sets) if sets else table
 
 
-def as_table(table) -> CardTable:
-    """None -> the printed table; a CardTable stays; a path is loaded."""
-    return build(table)
+as_table = build        # one argument: None (the printed table), a CardTable, a cards.csv path
 
 
 # --- names ---------------------------------------------------------------------------------
 def _aliases() -> dict:
     out = {}
-    names = {}
     for c in range(C.N_CARDS):
-        names.setdefault(C.NAME[c].lower(), []).append(c)
-    for name, ids in names.items():
-        out[name] = ids
+        out.setdefault(C.NAME[c].lower(), []).append(c)
     for p in C.PIRATE_IDS:              # 'pirate 10/40 ...' -> '10/40'
         out.setdefault(C.NAME[p].split()[1].lower(), []).append(p)
     return out
@@ -308,25 +279,20 @@ def resolve_card(text: str) -> int:
     return card
 
 
-def check_field(card: int, field: str) -> str:
-    field = field.strip()
-    kind = C.KIND_NAMES[int(C.KIND[card])]
-    if field not in C.COLUMNS:
-        raise CardTableError(f"unknown field {field!r}: the columns of cards.csv are "
-                             f"{', '.join(c for c in C.COLUMNS if c not in ('id', 'kind'))}")
-    if field not in FIELDS_BY_KIND[kind]:
-        raise CardTableError(f"card {card} ({C.NAME[card]}) is a {kind} card: it has no field "
-                             f"{field!r}; its fields are {', '.join(FIELDS_BY_KIND[kind])}")
-    return field
-
-
 def parse_target(text: str) -> tuple[int, str]:
     """``CARD.FIELD`` -> (card id, field)."""
     if "." not in text:
         raise CardTableError(f"{text!r} must look like CARD.FIELD, e.g. 63.pirate_hazard_value")
     card_text, field = text.rsplit(".", 1)
-    card = resolve_card(card_text)
-    return card, check_field(card, field)
+    card, field = resolve_card(card_text), field.strip()
+    kind = C.KIND_NAMES[int(C.KIND[card])]
+    if field not in C.COLUMNS:
+        raise CardTableError(f"unknown field {field!r}: the columns of cards.csv are "
+                             f"{', '.join(FIELDS)}")
+    if field not in FIELDS_BY_KIND[kind]:
+        raise CardTableError(f"card {card} ({C.NAME[card]}) is a {kind} card: it has no field "
+                             f"{field!r}; its fields are {', '.join(FIELDS_BY_KIND[kind])}")
+    return card, field
 
 
 def parse_set(text: str) -> tuple[int, str, str]:
@@ -337,7 +303,7 @@ def parse_set(text: str) -> tuple[int, str, str]:
     target, value = text.split("=", 1)
     card, field = parse_target(target)
     value = value.strip()
-    if field in INT_FIELDS:
+    if field in RANGES:
         try:
             int(value)
         except ValueError:

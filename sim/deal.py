@@ -53,16 +53,15 @@ def load_deal(source) -> dict:
         raise RuleError("a deal must be a JSON object")
     unknown = set(deal) - set(DEAL_KEYS) - set(POSITION_KEYS) - {"comment", "level"}
     if unknown:
-        raise RuleError(f"unknown deal keys {sorted(unknown)}: known are {', '.join(DEAL_KEYS)}")
-    for key in DEAL_KEYS + POSITION_PILES:
-        if key in deal:
-            value = deal[key]
-            if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool)
-                                                      for c in value):
-                raise RuleError(f"deal {key} must be a list of card ids")
-            bad = [c for c in value if not 0 <= c < C.N_CARDS]
-            if bad:
-                raise RuleError(f"deal {key} has unknown card ids {bad} (ids are 0..{C.N_CARDS - 1})")
+        raise RuleError(f"unknown deal keys {sorted(unknown)}: known are "
+                        f"{', '.join(DEAL_KEYS + POSITION_KEYS)}")
+    for key, value in [(k, deal[k]) for k in DEAL_KEYS + POSITION_PILES if k in deal]:
+        if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool)
+                                                  for c in value):
+            raise RuleError(f"deal {key} must be a list of card ids")
+        bad = [c for c in value if not 0 <= c < C.N_CARDS]
+        if bad:
+            raise RuleError(f"deal {key} has unknown card ids {bad} (ids are 0..{C.N_CARDS - 1})")
     return deal
 
 
@@ -74,10 +73,16 @@ def check_deal(level: int, source) -> dict:
         return check_position(level, deal)
     given = {key: list(deal[key]) for key in DEAL_KEYS if key in deal}
     _check_robinson_and_aging(level, given.get("robinson_stack"), given.get("aging_stack"))
-    if "hazard_stack" in given:
-        _check_hazards(given["hazard_stack"])
-    if "pirates" in given:
-        _check_pirates(given["pirates"])
+    hazards, pirates = given.get("hazard_stack"), given.get("pirates")
+    if hazards is not None and sorted(hazards) != list(C.HAZARD_IDS):     # R2.3: each hazard once
+        twice = sorted(c for c, n in Counter(hazards).items() if n > 1)
+        raise RuleError(f"deal: the hazard_stack must hold each of the 30 hazard cards "
+                        f"({C.HAZARD_IDS[0]}..{C.HAZARD_IDS[-1]}) once; duplicates "
+                        f"{twice}, missing {sorted(set(C.HAZARD_IDS) - set(hazards))}")
+    if pirates is not None and (len(pirates) != 2 or len(set(pirates)) != 2    # R2.4
+                                or not set(pirates) <= set(C.PIRATE_IDS)):
+        raise RuleError(f"deal: pirates must be two different pirate ids "
+                        f"({C.PIRATE_IDS[0]}..{C.PIRATE_IDS[-1]}), got {pirates}")
     return given
 
 
@@ -142,22 +147,6 @@ def _check_aging_order(aging):
                         f"are above normal cards")
 
 
-def _check_hazards(hazards):
-    """R2.3: each of the 30 hazards once."""
-    if sorted(hazards) != list(C.HAZARD_IDS):
-        twice = sorted(c for c, n in Counter(hazards).items() if n > 1)
-        raise RuleError(f"deal: the hazard_stack must hold each of the 30 hazard cards "
-                        f"({C.HAZARD_IDS[0]}..{C.HAZARD_IDS[-1]}) once; duplicates "
-                        f"{twice}, missing {sorted(set(C.HAZARD_IDS) - set(hazards))}")
-
-
-def _check_pirates(pirates):
-    """R2.4: two different pirates."""
-    if len(pirates) != 2 or len(set(pirates)) != 2 or not set(pirates) <= set(C.PIRATE_IDS):
-        raise RuleError(f"deal: pirates must be two different pirate ids "
-                        f"({C.PIRATE_IDS[0]}..{C.PIRATE_IDS[-1]}), got {pirates}")
-
-
 def check_position(level: int, deal: dict) -> dict:
     """A position (module docstring), complete: every pile as a list (top first), pirates only
     if given, ``life`` an int and ``step`` a step name.  RuleError with one line if not legal."""
@@ -186,8 +175,7 @@ def check_position(level: int, deal: dict) -> dict:
         raise RuleError(f"position: cards {away} are in no pile (every card of the level is in "
                         f"exactly one; put cards out of the game in removed)")
     if "pirates" in deal:
-        _check_pirates(deal["pirates"])
-        given["pirates"] = list(deal["pirates"])
+        given["pirates"] = check_deal(level, {"pirates": deal["pirates"]})["pirates"]
     life, max_life = start_life(level)
     life = deal.get("life", life)
     if isinstance(life, bool) or not isinstance(life, int) or not 0 <= life <= max_life:

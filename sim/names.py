@@ -40,9 +40,6 @@ class CardNames:
     def value(self, c) -> int:
         return int(self.table[c]["fight_value"])
 
-    def ability(self, c) -> str:
-        return self.table[c]["ability"]
-
     def is_aging(self, c) -> bool:
         return self.kind(c).startswith("aging")
 
@@ -88,6 +85,5 @@ class CardNames:
         return ", ".join(name + (f" x{n}" if n > 1 else "") for name, n in counts.items())
 
     def listing(self, cards, how=None) -> str:
-        how = how or self.short
-        names = [how(c) for c in cards]
+        names = [(how or self.short)(c) for c in cards]
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -11,15 +11,13 @@ deleted before anything is compiled or loaded (``sim/__init__.py`` runs the chec
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from pathlib import Path
 
 # Numba's cache folders, index and writer lock are Numba internals (sim.fast.numba_wall); the
-# lock and has_cached_code are named here too for sim/__init__.py and sim/progress.py
-from sim.fast.numba_wall import cache_dirs, cache_lock_installed, has_cached_code, lock_cache_files
-
-__all__ = ["cache_dirs", "cache_lock_installed", "drop_stale_numba_caches", "has_cached_code",
-           "last_compile_seconds", "lock_cache_files", "record_compile_seconds", "sources_hash"]
+# lock and has_cached_code are named here too for sim/__init__.py, sim.fast and sim.lab.progress
+from sim.fast.numba_wall import cache_dirs, has_cached_code, lock_cache_files  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = (ROOT / "sim", ROOT / "sim" / "fast", ROOT / "policies")
@@ -79,10 +77,8 @@ def last_compile_seconds() -> float | None:
 
 
 def record_compile_seconds(seconds: float):
-    try:
+    with contextlib.suppress(OSError):
         compile_record_path().write_text(f"{seconds:.1f}\n")
-    except OSError:
-        pass
 
 
 def is_project_source(py) -> bool:

@@ -43,7 +43,6 @@ class Options:
                          self.plus1_counts_destroyed], dtype=np.int64)
 
 
-OPTION_OLD_AGE_CONTINUE, OPTION_STEP_MINUS1_STACKS, OPTION_PLUS1_COUNTS_DESTROYED = range(3)
 _CHOICES = {"old_age": ("lose", "continue"),
             "step_minus1_stacks": (True, False),
             "plus1_counts_destroyed": (True, False)}
@@ -130,10 +129,8 @@ def check_seed(seed, name: str = "seed") -> int:
 
 def as_options(options) -> Options:
     """None, an Options, a dict {name: value} or ["NAME=VALUE", ...] -> Options (§O)."""
-    if options is None:
-        return Options()
-    if isinstance(options, Options):
-        return options
+    if options is None or isinstance(options, Options):
+        return options or Options()
     if isinstance(options, dict):
         return parse_options(**options)
     if isinstance(options, (list, tuple)):

@@ -22,9 +22,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="friday-lab: rules-exact simulation of the solo game Friday.\n\n"
                        "Rules: docs/RULES.md (the rulebook, rules cited as R1..R10 and options "
                        "§O); traces: docs/TRACE.md.")
-for family in (games, one_game):
-    for info in family.app.registered_commands:
-        app.registered_commands.append(info)
+app.registered_commands += games.app.registered_commands + one_game.app.registered_commands
 app.add_typer(balance.app, name="balance")
 
 

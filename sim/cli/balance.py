@@ -64,15 +64,13 @@ def _what_if(study: dict, what_if: dict):
 
 def _pirates_command(policy, level, games, seed, option, param, cards, set_, what_if_games,
                      what_if_values, out) -> str:
-    """The command that makes the study again (recorded in pirates.md)."""
-    return " ".join(
-        [f"friday balance pirates --policy {policy} --level {level} --games {games} "
-         f"--seed {seed}"] + [f"--option {o}" for o in option]
-        + [f"--param {p}" for p in param] + ([f"--cards {cards}"] if cards else [])
-        + [f"--set {s}" for s in set_]
-        + ([f"--what-if-games {what_if_games}"] if what_if_games else [])
-        + ([f"--what-if-values {what_if_values}"] if what_if_values else [])
-        + [f"--out {out}"])
+    """The command that makes the study again (recorded in pirates.md): every flag given, in
+    order (--out always)."""
+    flags = ([("option", o) for o in option] + [("param", p) for p in param] + [("cards", cards)]
+             + [("set", s) for s in set_] + [("what-if-games", what_if_games),
+                                              ("what-if-values", what_if_values), ("out", out)])
+    return (f"friday balance pirates --policy {policy} --level {level} --games {games} "
+            f"--seed {seed}" + "".join(f" --{k} {v}" for k, v in flags if v or k == "out"))
 
 
 def _show_study(study, what_if, pol, table, out, command_line):

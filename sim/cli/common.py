@@ -4,7 +4,6 @@ Ctrl-C becomes exit code 130 after what was finished has been reported."""
 from __future__ import annotations
 
 import functools
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, List, Literal, Optional
 
@@ -48,40 +47,32 @@ ChunkOpt = Annotated[Optional[int], typer.Option(
                 "task on a cluster)")]
 
 
-def fail(message: str):
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-@contextmanager
-def user_errors():
-    """Bad input (RuleError) and a file that cannot be read or written (OSError): one
-    ``error:`` line, exit code 2.  Ctrl-C: exit code 130, after the command has reported and
-    written what finished (SimulationInterrupted) or at once (KeyboardInterrupt)."""
-    from sim.lab.progress import SimulationInterrupted
-    try:
-        yield
-    except SimulationInterrupted as exc:
-        typer.echo(f"{exc}: the results above cover the finished games only" if exc.games else
-                   "interrupted before any game finished: nothing reported or written", err=True)
-        raise typer.Exit(130)
-    except KeyboardInterrupt:
-        typer.echo("\naborted: nothing more reported or written", err=True)
-        raise typer.Exit(130)
-    except RuleError as exc:
-        fail(str(exc))
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        fail(f"{where}{exc.strerror or exc}")
-
-
 def command(app: typer.Typer, name: str | None = None):
-    """``@command(app)``: a Typer command whose body runs inside ``user_errors``."""
+    """``@command(app)``: a Typer command whose bad input (RuleError) and files that cannot be
+    read or written (OSError) are one ``error:`` line, exit code 2.  Ctrl-C: exit code 130,
+    after the command has reported and written what finished (SimulationInterrupted) or at
+    once (KeyboardInterrupt)."""
     def register(f):
         @functools.wraps(f)
         def body(*args, **kwargs):
-            with user_errors():
+            from sim.lab.progress import SimulationInterrupted
+            try:
                 return f(*args, **kwargs)
+            except SimulationInterrupted as exc:
+                typer.echo(f"{exc}: the results above cover the finished games only" if exc.games
+                           else "interrupted before any game finished: nothing reported or "
+                                "written", err=True)
+                raise typer.Exit(130)
+            except KeyboardInterrupt:
+                typer.echo("\naborted: nothing more reported or written", err=True)
+                raise typer.Exit(130)
+            except RuleError as exc:
+                message = str(exc)
+            except OSError as exc:
+                where = f"{exc.filename}: " if exc.filename else ""
+                message = f"{where}{exc.strerror or exc}"
+            typer.echo(f"error: {message}", err=True)
+            raise typer.Exit(2)
         return app.command(name)(body)
     return register
 

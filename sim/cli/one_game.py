@@ -32,12 +32,13 @@ def replay(
 ):
     """Play one game and print its trace (docs/TRACE.md) or a play-by-play.  A scripted game
     that stops early (illegal action, list run out) prints the trace so far, then the error."""
+    from policies.scripted import ScriptedPolicy
     from sim.deal import load_deal
     from sim.trace import header
     check_level(level)
     options, table = parse_options(option), load_cards(cards, set_)
     deal_dict = load_deal(str(deal)) if deal else None
-    pol = _scripted(actions) if actions is not None else load_policy(policy, param)
+    pol = ScriptedPolicy.from_file(actions) if actions is not None else load_policy(policy, param)
     engine = engine or ("reference" if "reference" in pol.engines else "fast")
     pol.check_engine(engine)
     head = header(engine, level, seed, game, pol.name, options, table)
@@ -51,11 +52,6 @@ def replay(
         played.play()
     finally:                   # a game that stopped early: the trace so far, then the error
         show_trace([head] + played.trace, format, ids)
-
-
-def _scripted(actions: Path):
-    from policies.scripted import ScriptedPolicy
-    return ScriptedPolicy.from_file(actions)
 
 
 def show_trace(events, format: str, ids: bool):
@@ -103,7 +99,6 @@ def policies():
     from policies import builtin_policies
     for pol in builtin_policies(search=True).values():
         typer.echo(f"{pol.name:14s} {pol.description}")
-        for name, value in zip(pol.param_names, pol.params):
-            typer.echo(f"{'':14s}   --param {name}={value:g}")
-        for name, value in getattr(pol, "text_params", {}).items():
-            typer.echo(f"{'':14s}   --param {name}={value}")
+        params = [f"{name}={value:g}" for name, value in zip(pol.param_names, pol.params)]
+        for text in params + [f"{k}={v}" for k, v in getattr(pol, "text_params", {}).items()]:
+            typer.echo(f"{'':14s}   --param {text}")

@@ -15,17 +15,20 @@ never pickled as compiled code.  Dask itself is an optional extra: ``pip install
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
+import shutil
+import signal
 import tempfile
+import threading
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 
-from sim.rules import Options, RuleError
+from sim.rules import RuleError
 
-INSTALL_HINT = "install the cluster extra: pip install 'friday-lab[cluster]'"
 CONNECT_TIMEOUT_S = 5
 MAX_SHIPPED_BYTES = 1 << 20          # a policy file and the .py files beside it, at most 1 MiB
 _LOCAL = re.compile(r"local:(\d+)")
@@ -35,12 +38,10 @@ _REMOTE = re.compile(r"(tcp|tls|ws|wss|inproc)://[^\s/:]+(:\d+)?/?")
 def parse_address(address: str) -> tuple[str, object]:
     """``local:N`` -> ("local", N); ``tcp://host:port`` (also tls/ws/wss) -> ("remote", it)."""
     text = str(address).strip()
-    m = _LOCAL.fullmatch(text)
-    if m:
-        n = int(m.group(1))
-        if n < 1:
+    if m := _LOCAL.fullmatch(text):
+        if int(m.group(1)) < 1:
             raise RuleError(f"--cluster {text}: a local cluster needs at least 1 worker")
-        return "local", n
+        return "local", int(m.group(1))
     if _REMOTE.fullmatch(text):
         return "remote", text
     raise RuleError(f"--cluster {text!r}: use local:N (N worker processes on this machine) or "
@@ -51,7 +52,8 @@ def _distributed():
     try:
         import distributed
     except ImportError:
-        raise RuleError(f"--cluster needs dask.distributed: {INSTALL_HINT}") from None
+        raise RuleError("--cluster needs dask.distributed: install the cluster extra: "
+                        "pip install 'friday-lab[cluster]'") from None
     return distributed
 
 
@@ -62,10 +64,8 @@ class Cluster:
     it cannot be reached).  An existing ``distributed.Client`` is used as it is."""
 
     def __init__(self, address, threads_per_worker: int = 1):
-        self.address = address
-        self.threads_per_worker = threads_per_worker
-        self.client = None
-        self._local = self._scratch = None
+        self.address, self.threads_per_worker = address, threads_per_worker
+        self.client = self._local = self._scratch = None
         self._own_client = True
 
     def __enter__(self) -> "Cluster":
@@ -84,8 +84,6 @@ class Cluster:
         """N worker processes here, their scratch space in a folder of our own (removed at
         the end), started with SIGINT ignored (inherited): a Ctrl-C in the terminal reaches
         only this process, which cancels the chunks and reports."""
-        import signal
-        import threading
         import dask
         self._scratch = tempfile.mkdtemp(prefix="friday-dask-")
         main = threading.current_thread() is threading.main_thread()
@@ -101,7 +99,6 @@ class Cluster:
         self.client = distributed.Client(self._local)
 
     def __exit__(self, *exc):
-        import shutil
         if self.client is not None and self._own_client:
             self.client.close()
         if self._local is not None:
@@ -115,9 +112,6 @@ class Cluster:
         from .run import Chunk
         self.client.run(play_wire, to_wire(Chunk(setup, 1, 0, 0, 4, summary=True)))
 
-    def n_threads(self) -> int:
-        return max(1, sum(self.client.nthreads().values()))
-
     def run_chunks(self, chunks, window=None, retries=2, task=None, should_stop=None,
                    poll_s=0.2):
         """Yield (chunk, result) of sim.lab.run.Chunks in their order.  At most ``window``
@@ -127,24 +121,24 @@ class Cluster:
         generator is closed, the chunks still outstanding are cancelled."""
         distributed = _distributed()
         client = self.client
-        window = window or 4 * self.n_threads()
+        window = window or 4 * max(1, sum(client.nthreads().values()))
         pending = deque(enumerate(chunks))
-        finished: dict = {}
-        by_future: dict = {}
-        wires: dict = {}                  # one policy_wire per setup (a file is read once)
-        next_index = 0
+        finished, by_future = {}, {}      # index -> (chunk, result); future -> (index, chunk)
+        setups = {id(ch.setup): ch.setup for _, ch in pending}
+        wires = {k: policy_wire(s.policy) for k, s in setups.items()}   # a file is read once
+        next_index, stop = 0, False
         try:
             while pending or by_future or finished:
-                while pending and len(by_future) < window:
+                while not stop and pending and len(by_future) < window:
                     i, ch = pending.popleft()
-                    if id(ch.setup) not in wires:
-                        wires[id(ch.setup)] = policy_wire(ch.setup.policy)
                     fut = client.submit(task or play_wire, to_wire(ch, wires[id(ch.setup)]),
                                         retries=retries, pure=False)
                     by_future[fut] = (i, ch)
-                while next_index in finished:
+                while next_index in finished:       # on a stop too: what finished in order
                     yield finished.pop(next_index)
                     next_index += 1
+                if stop:
+                    return
                 if not by_future:
                     continue
                 try:
@@ -156,11 +150,7 @@ class Cluster:
                     i, ch = by_future.pop(fut)
                     finished[i] = (ch, fut.result())
                     fut.release()
-                if should_stop is not None and should_stop():
-                    while next_index in finished:       # what finished in order is kept
-                        yield finished.pop(next_index)
-                        next_index += 1
-                    return
+                stop = should_stop is not None and should_stop()
         finally:
             if by_future:
                 client.cancel(list(by_future))
@@ -171,7 +161,6 @@ def _connect(distributed, address):
     (+1) seconds: the handshake runs in a daemon thread, since a server that is no Dask
     scheduler can hold it forever (a plain HTTP server) or answer bytes Dask reads as a huge
     frame length (a MemoryError)."""
-    import threading
     got: dict = {}
 
     def attempt():
@@ -192,7 +181,6 @@ def _connect(distributed, address):
 def connected(cluster):
     """A context manager giving a connected Cluster for an address (``"local:2"``,
     ``"tcp://host:8786"``), a ``distributed.Client`` or a Cluster; None gives None (no Dask)."""
-    import contextlib
     if cluster is None or isinstance(cluster, Cluster):
         return contextlib.nullcontext(cluster)
     return Cluster(cluster)
@@ -212,7 +200,7 @@ def policy_wire(policy) -> dict:
         raise RuleError(f"policy {policy.name!r} cannot be sent to a cluster: name a built-in "
                         f"policy or path/to/file.py:function")
     path = Path(policy.source)
-    function = base.rpartition(":")[2] if ":" in base else base
+    function = base.rpartition(":")[2]
     files = {f.name: f.read_text() for f in sorted(path.parent.glob("*.py"))}
     if sum(len(t) for t in files.values()) > MAX_SHIPPED_BYTES:
         files = {path.name: path.read_text()}
@@ -238,40 +226,26 @@ def policy_from_wire(wire: dict):
 
 
 # --- chunks on the wire ------------------------------------------------------------------
-@dataclass(frozen=True)
-class WireChunk:
-    """A sim.lab.run.Chunk as data: the policy as ``policy_wire``, the options as a dict."""
-    level: int
-    seed: int
-    first_game: int
-    count: int
-    policy: dict
-    options: dict = field(default_factory=dict)
-    summary: bool = False
-    cards: object = None              # a sim.cardtable.CardTable (data), None: the printed one
-
-
-def to_wire(chunk, wire: dict | None = None) -> WireChunk:
-    """The chunk as data; ``wire``: its policy's ``policy_wire``, if already made."""
-    s = chunk.setup
-    return WireChunk(chunk.level, chunk.seed, chunk.first_game, chunk.count,
-                     wire or policy_wire(s.policy), s.options.as_dict(), chunk.summary, s.cards)
+def to_wire(chunk, wire: dict | None = None):
+    """The sim.lab.run.Chunk as data: its setup's policy as ``policy_wire`` (``wire``, if
+    already made); the options and the card table travel as they are."""
+    policy = wire or policy_wire(chunk.setup.policy)
+    return replace(chunk, setup=replace(chunk.setup, policy=policy))
 
 
 _POLICIES: dict = {}
 
 
-def play_wire(chunk: WireChunk):
-    """Runs on a worker: sim.lab.run.play_chunk of the rebuilt chunk.  The rebuilt policy is
-    kept per process, so a worker compiles (or loads) it once."""
-    from .run import Chunk, Setup, play_chunk
-    key = repr(sorted((k, repr(v)) for k, v in chunk.policy.items()))
-    policy = _POLICIES.get(key)
-    if policy is None:
-        policy = _POLICIES[key] = policy_from_wire(chunk.policy)
-    setup = Setup(policy, Options(**chunk.options), chunk.cards)
-    return play_chunk(Chunk(setup, chunk.level, chunk.seed, chunk.first_game, chunk.count,
-                            chunk.summary), _worker_threads())
+def play_wire(chunk):
+    """Runs on a worker: sim.lab.run.play_chunk of the chunk with its policy rebuilt.  The
+    rebuilt policy is kept per process, so a worker compiles (or loads) it once."""
+    from .run import play_chunk
+    wire = chunk.setup.policy
+    key = repr(sorted((k, repr(v)) for k, v in wire.items()))
+    if key not in _POLICIES:
+        _POLICIES[key] = policy_from_wire(wire)
+    setup = replace(chunk.setup, policy=_POLICIES[key])
+    return play_chunk(replace(chunk, setup=setup), _worker_threads())
 
 
 def _worker_threads():

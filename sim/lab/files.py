@@ -22,9 +22,9 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)                  # read once: files get the mode any other program's would
 
 
-def _writable_folder(folder: Path) -> Path:
-    """The nearest existing ancestor of ``folder`` (itself included), if a file can be created
-    there; a RuleError otherwise."""
+def _writable_folder(folder: Path):
+    """A RuleError unless a file can be created in the nearest existing ancestor of ``folder``
+    (itself included)."""
     here = folder.resolve()
     while not here.exists():
         here = here.parent
@@ -36,7 +36,6 @@ def _writable_folder(folder: Path) -> Path:
         os.unlink(probe)
     except OSError as exc:
         raise RuleError(f"cannot write into {folder}: {exc.strerror or exc}") from None
-    return here
 
 
 def check_file(path: Path | None, suffixes, force: bool, option: str = "--out"):

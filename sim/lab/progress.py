@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+from contextlib import suppress
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
@@ -43,27 +44,25 @@ def compile_notice(policy, quiet=False) -> float | None:
     from sim.fast.api import engine_cached
     from sim.numba_cache import last_compile_seconds
     engine_warm, policy_warm = engine_cached(policy)
-    if engine_warm and policy_warm:
+    if engine_warm:
+        if not policy_warm and not quiet:
+            _policy_notice(policy)
         return None
     if not quiet:
-        if engine_warm:
-            print(f"compiling policy {policy.name}, {_policy_compile_note(policy)}",
-                  file=sys.stderr, flush=True)
-        else:
-            seconds = last_compile_seconds() or BENCHMARK_COMPILE_SECONDS
-            print(f"compiling the engine, first run only, about {seconds:.0f} s "
-                  f"(on a busy machine longer)", file=sys.stderr, flush=True)
-    return time.perf_counter() if not engine_warm else None
+        seconds = last_compile_seconds() or BENCHMARK_COMPILE_SECONDS
+        print(f"compiling the engine, first run only, about {seconds:.0f} s "
+              f"(on a busy machine longer)", file=sys.stderr, flush=True)
+    return time.perf_counter()
 
 
-def _policy_compile_note(policy) -> str:
-    """The project's policies are cached on disk; a user's function is compiled in every
-    process (sim.numba_cache.is_project_source)."""
+def _policy_notice(policy):
+    """Say that the policy is compiled: the project's policies are cached on disk, a user's
+    function is compiled in every process (sim.numba_cache.is_project_source)."""
     from sim.numba_cache import is_project_source
     decide = getattr(policy, "decide", policy)
-    if is_project_source(getattr(decide, "py_func", decide)):
-        return "first run only, a few seconds"
-    return "a few seconds (a policy file is compiled in every run)"
+    note = ("first run only, a few seconds" if is_project_source(getattr(decide, "py_func", decide))
+            else "a few seconds (a policy file is compiled in every run)")
+    print(f"compiling policy {policy.name}, {note}", file=sys.stderr, flush=True)
 
 
 def prepare_engine(policy, quiet=False, threads=None):
@@ -85,12 +84,9 @@ def prepare_reference(policy, quiet=False):
     from sim.rules import RuleError
     py = getattr(getattr(policy, "decide", None), "py_func", None)
     if py is not None and not has_cached_code(py) and not quiet:
-        print(f"compiling policy {policy.name}, {_policy_compile_note(policy)}",
-              file=sys.stderr, flush=True)
-    try:
+        _policy_notice(policy)
+    with suppress(RuleError):
         play_batch(1, 0, 0, 1, policy)
-    except RuleError:
-        pass
 
 
 class ChunkSizer:
@@ -99,11 +95,8 @@ class ChunkSizer:
     always ``fixed`` games when given."""
 
     def __init__(self, first: int, largest: int = 4_000_000, smallest: int = 1, fixed=None):
-        self.size, self.largest, self.seconds = max(1, int(first)), largest, CHUNK_SECONDS
-        self.smallest = max(1, int(smallest))
-        self.fixed = fixed
-        if fixed is not None:
-            self.size = int(fixed)
+        self.size = max(1, int(first)) if fixed is None else int(fixed)
+        self.largest, self.smallest, self.fixed = largest, max(1, int(smallest)), fixed
 
     def take(self, remaining: int) -> int:
         return max(1, min(self.size, remaining))
@@ -112,7 +105,7 @@ class ChunkSizer:
         if self.fixed is not None:
             return
         rate = games / max(seconds, 1e-6)
-        self.size = int(max(self.smallest, min(rate * self.seconds, 8 * games, self.largest)))
+        self.size = int(max(self.smallest, min(rate * CHUNK_SECONDS, 8 * games, self.largest)))
 
 
 class StopFlag:
@@ -120,8 +113,7 @@ class StopFlag:
     one raises KeyboardInterrupt at once."""
 
     def __init__(self):
-        self.stop = False
-        self.previous = None
+        self.stop, self.previous = False, None
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
@@ -143,16 +135,14 @@ class Bar:
     """A rich progress bar on standard error, one task per level (or policy and level)."""
 
     def __init__(self, quiet=False):
-        self.console = Console(stderr=True)
-        self.enabled = not quiet and self.console.is_terminal
-        self.progress = None
+        console = Console(stderr=True)
+        self.progress = None if quiet or not console.is_terminal else Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("games"), _RateColumn(), TextColumn("left"), TimeRemainingColumn(),
+            console=console, auto_refresh=False, transient=False)
 
     def __enter__(self):
-        if self.enabled:
-            self.progress = Progress(TextColumn("{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TextColumn("games"), _RateColumn(),
-                                     TextColumn("left"), TimeRemainingColumn(),
-                                     console=self.console, auto_refresh=False, transient=False)
+        if self.progress is not None:
             self.progress.__enter__()
         return self
 
@@ -162,9 +152,8 @@ class Bar:
 
     def task(self, description: str, total: int):
         """A task, not started yet (its clock starts with ``start``)."""
-        if self.progress is None:
-            return None
-        return self.progress.add_task(description, total=total, start=False)
+        if self.progress is not None:
+            return self.progress.add_task(description, total=total, start=False)
 
     def start(self, task):
         if task is not None:

@@ -87,11 +87,9 @@ def play_chunk(chunk: Chunk, threads=None):
         return play_batch(chunk.level, chunk.seed, chunk.first_game, chunk.count, s.policy,
                           s.options, s.cards)
     from sim.fast import api
-    if chunk.summary:
-        return api.summary_chunk(chunk.level, chunk.seed, chunk.first_game, chunk.count,
-                                 s.policy, s.options, threads, s.cards)
-    return api.run_batch(chunk.level, chunk.seed, chunk.first_game, chunk.count, s.policy,
-                         s.options, threads, s.cards)
+    play = api.summary_chunk if chunk.summary else api.run_batch
+    return play(chunk.level, chunk.seed, chunk.first_game, chunk.count, s.policy, s.options,
+                threads, s.cards)
 
 
 @dataclass(frozen=True)
@@ -157,11 +155,10 @@ class OnCluster:
         chunks = [Chunk(s, level, plan.seed, plan.first_game + a, min(size, plan.games - a),
                         plan.summary, plan.engine)
                   for a in range(0, plan.games, size) for s in plan.setups]
-        n = len(plan.setups)
         group = []
         for ch, result in self.cluster.run_chunks(chunks, should_stop=stop):
             group.append(result)
-            if len(group) == n:
+            if len(group) == len(plan.setups):
                 yield Part(level, ch.first_game, ch.count, group)
                 group = []
 
