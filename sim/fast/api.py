@@ -48,14 +48,18 @@ def _set_threads(threads):
 
 
 def _deal_array(level, deal) -> np.ndarray:
-    """The deal as rows (count or -1, ids top first), checked by sim.deal (R2)."""
-    from sim.deal import check_deal
+    """The deal as rows (count or -1, ids top first), checked by sim.deal (R2); a position's
+    piles follow, then its row (1, life, step) (sim.fast.game.set_up)."""
+    from sim.deal import DEAL_KEYS, POSITION_PILES, check_deal
+    from sim.rules import STEP_NAMES
     deal = check_deal(level, deal)
-    D = np.full((4, 40), -1, dtype=np.int64)
-    for k, key in enumerate(("robinson_stack", "aging_stack", "hazard_stack", "pirates")):
+    D = np.full((8, 72), -1, dtype=np.int64)
+    for k, key in enumerate(DEAL_KEYS + POSITION_PILES):
         if key in deal:
             D[k, 0] = len(deal[key])
             D[k, 1:1 + len(deal[key])] = deal[key]
+    if "step" in deal:
+        D[7, :3] = 1, deal["life"], STEP_NAMES.index(deal["step"])
     return D
 
 
