@@ -42,13 +42,8 @@ A_END, A_DRAW, A_PAY, A_SKIP, A_DONE, A_MORE = range(6)
 SIMPLE_NAMES = ("end", "draw", "pay", "skip", "done", "more")
 FAMILIES = ("fight", "pirate", "use", "target", "destroy", "discard", "put")
 FAMILY_BASE = {name: len(SIMPLE_NAMES) + i * N_CARDS for i, name in enumerate(FAMILIES)}
-A_FIGHT = FAMILY_BASE["fight"]
-A_PIRATE = FAMILY_BASE["pirate"]
-A_USE = FAMILY_BASE["use"]
-A_TARGET = FAMILY_BASE["target"]
-A_DESTROY = FAMILY_BASE["destroy"]
-A_DISCARD = FAMILY_BASE["discard"]
-A_PUT = FAMILY_BASE["put"]
+A_FIGHT, A_PIRATE, A_USE, A_TARGET, A_DESTROY, A_DISCARD, A_PUT = (FAMILY_BASE[f]
+                                                                   for f in FAMILIES)
 N_ACTIONS = len(SIMPLE_NAMES) + len(FAMILIES) * N_CARDS
 
 

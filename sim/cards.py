@@ -83,17 +83,12 @@ _ROWS = _load()
 N_CARDS = len(_ROWS)
 COLUMNS = tuple(_ROWS[0].keys())        # the columns of cards.csv, in order
 _T = parse_rows(_ROWS)
-NAME, KIND, FIGHT_VALUE, ABILITY, DESTROY_COST = (_T[k] for k in (
-    "NAME", "KIND", "FIGHT_VALUE", "ABILITY", "DESTROY_COST"))
-HAZARD_TITLE, HAZARD_FREE, HAZARD_VALUE = _T["HAZARD_TITLE"], _T["HAZARD_FREE"], _T["HAZARD_VALUE"]
-PIRATE_FREE, PIRATE_VALUE, PIRATE_ABILITY = _T["PIRATE_FREE"], _T["PIRATE_VALUE"], _T["PIRATE_ABILITY"]
-IS_AGING = _T["IS_AGING"]
-START_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_START))
-AGING_NORMAL_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_AGING_NORMAL))
-AGING_DIFFICULT_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_AGING_DIFFICULT))
+(NAME, KIND, FIGHT_VALUE, ABILITY, DESTROY_COST, HAZARD_TITLE, HAZARD_FREE, HAZARD_VALUE,
+ PIRATE_FREE, PIRATE_VALUE, PIRATE_ABILITY, IS_AGING) = _T.values()    # in parse_rows' order
+# the ids of each kind, by KIND_START .. KIND_PIRATE
+START_IDS, AGING_NORMAL_IDS, AGING_DIFFICULT_IDS, HAZARD_IDS, PIRATE_IDS = (
+    tuple(int(i) for i in np.flatnonzero(KIND == kind)) for kind in range(len(KIND_NAMES)))
 AGING_IDS = AGING_NORMAL_IDS + AGING_DIFFICULT_IDS
-HAZARD_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_HAZARD))
-PIRATE_IDS = tuple(int(i) for i in np.flatnonzero(KIND == KIND_PIRATE))
 VERY_STUPID = NAME.index("very stupid")
 N_FIGHTING = len(START_IDS) + len(AGING_IDS) + len(HAZARD_IDS)  # cards that can be in a fight
 

@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 from . import cards as C
-from .rules import RuleError
+from .rules import STEP_NAMES, RuleError, start_life
 
 DEAL_KEYS = ("robinson_stack", "aging_stack", "hazard_stack", "pirates")
 POSITION_PILES = ("robinson_discard", "hazard_discard", "removed")
@@ -106,10 +106,25 @@ def _check_robinson_and_aging(level, robinson, aging):
     elif aging is not None:
         _check_cards(aging, set(in_game_aging(level)), "the aging_stack",
                      f"the level-{level} aging cards")
-    if robinson is not None:
-        _check_robinson(level, robinson)
-    if aging is not None:
-        _check_aging_order(aging)
+    if robinson is not None:    # R2.2: the 18 start cards, from level 2 with the aging stack's
+        want = 18 if level == 1 else 19      # top card, a normal one
+        away = sorted(set(C.START_IDS) - set(robinson))
+        if len(robinson) != want or away:
+            raise RuleError(f"deal: at level {level} the robinson_stack holds the 18 start cards"
+                            f"{'' if level == 1 else ' and one aging card'} ({want} cards), got "
+                            f"{len(robinson)}" + (f" without start cards {away}" if away else ""))
+        difficult = [c for c in robinson if c in C.AGING_DIFFICULT_IDS]
+        if difficult:
+            raise RuleError(f"deal: the robinson_stack's aging card {difficult[0]} "
+                            f"({C.NAME[difficult[0]]}) is a difficult one, but R2.2 takes the "
+                            f"top card of the aging stack, always a normal one (R2.1)")
+    if aging is not None:       # R2.1: the difficult aging cards lie below every normal one
+        normal_at = [i for i, c in enumerate(aging) if c in C.AGING_NORMAL_IDS]
+        above = [c for c in aging[:max(normal_at, default=-1)] if c in C.AGING_DIFFICULT_IDS]
+        if above:
+            raise RuleError(f"deal: the aging_stack breaks R2.1: the difficult aging cards "
+                            f"{list(C.AGING_DIFFICULT_IDS)} go below every normal one, but "
+                            f"{above} are above normal cards")
 
 
 def _check_cards(cards, expected: set, where: str, what: str):
@@ -122,43 +137,18 @@ def _check_cards(cards, expected: set, where: str, what: str):
         raise RuleError(f"deal: {where} must hold {what}; missing {missing}, not allowed {extra}")
 
 
-def _check_robinson(level, robinson):
-    """R2.2: the 18 start cards, from level 2 with the aging stack's top card, a normal one."""
-    want = 18 if level == 1 else 19
-    away = sorted(set(C.START_IDS) - set(robinson))
-    if len(robinson) != want or away:
-        raise RuleError(f"deal: at level {level} the robinson_stack holds the 18 start cards"
-                        f"{'' if level == 1 else ' and one aging card'} ({want} cards), got "
-                        f"{len(robinson)}" + (f" without start cards {away}" if away else ""))
-    difficult = [c for c in robinson if c in C.AGING_DIFFICULT_IDS]
-    if difficult:
-        raise RuleError(f"deal: the robinson_stack's aging card {difficult[0]} "
-                        f"({C.NAME[difficult[0]]}) is a difficult one, but R2.2 takes the top "
-                        f"card of the aging stack, always a normal one (R2.1)")
-
-
-def _check_aging_order(aging):
-    """R2.1: the difficult aging cards lie below every normal one (``aging`` top first)."""
-    normal_at = [i for i, c in enumerate(aging) if c in C.AGING_NORMAL_IDS]
-    above = [c for c in aging[:max(normal_at, default=-1)] if c in C.AGING_DIFFICULT_IDS]
-    if above:
-        raise RuleError(f"deal: the aging_stack breaks R2.1: the difficult aging cards "
-                        f"{list(C.AGING_DIFFICULT_IDS)} go below every normal one, but {above} "
-                        f"are above normal cards")
-
 
 def check_position(level: int, deal: dict) -> dict:
     """A position (module docstring), complete: every pile as a list (top first), pirates only
     if given, ``life`` an int and ``step`` a step name.  RuleError with one line if not legal."""
-    from .rules import STEP_NAMES, start_life
     missing = [k for k in ("robinson_stack", "aging_stack", "hazard_stack") if k not in deal]
     if missing:
         raise RuleError(f"position: give the stacks {missing} too (any may be empty)")
     given = {key: list(deal.get(key, ())) for key in DEAL_KEYS[:3] + POSITION_PILES}
     start, aging, hazards = set(C.START_IDS), set(in_game_aging(level)), set(C.HAZARD_IDS)
-    families = {"robinson_stack": start | aging | hazards, "robinson_discard": start | aging
-                | hazards, "aging_stack": aging, "hazard_stack": hazards,
-                "hazard_discard": hazards, "removed": start | aging | hazards}
+    every = start | aging | hazards
+    families = {"robinson_stack": every, "robinson_discard": every, "aging_stack": aging,
+                "hazard_stack": hazards, "hazard_discard": hazards, "removed": every}
     where: dict[int, list[str]] = {}
     for key, cards in given.items():
         for c in cards:
@@ -170,7 +160,7 @@ def check_position(level: int, deal: dict) -> dict:
     twice = {c: w for c, w in where.items() if len(w) > 1}
     if twice:
         raise RuleError(f"position: cards in more than one place: {twice}")
-    away = sorted((start | aging | hazards) - set(where))
+    away = sorted(every - set(where))
     if away:
         raise RuleError(f"position: cards {away} are in no pile (every card of the level is in "
                         f"exactly one; put cards out of the game in removed)")

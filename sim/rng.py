@@ -63,9 +63,7 @@ class SplitMix64:
 
 
 # --- the same generator for Numba code (policies, fast engine): state is uint64[1] --------
-_G = np.uint64(GOLDEN)
-_M1 = np.uint64(MIX1)
-_M2 = np.uint64(MIX2)
+_G, _M1, _M2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 

@@ -69,11 +69,9 @@ class _Log(FightRules):
         self.lines.append([sp if isinstance(sp, tuple) else (sp, "") for sp in spans])
 
     def with_total(self, text: str, style: str = ""):
-        self.line((text.ljust(TOTAL_COLUMN) + " ", style), (f"total {self.total()}", "cyan"))
-
-    def total(self) -> int:
-        """The fight's total now (R4.6), as the reference engine counts it."""
-        return self.fight_total()[0]
+        """The line, then the fight's total now (R4.6), as the reference engine counts it."""
+        total = self.fight_total()[0]
+        self.line((text.ljust(TOTAL_COLUMN) + " ", style), (f"total {total}", "cyan"))
 
     def take_life(self, nxt, *reasons) -> bool:
         """Whether the next event is the life change (for one of ``reasons``) that this event's
@@ -166,8 +164,7 @@ class _Log(FightRules):
 
     def on_reshuffle(self, ev, nxt):
         new, aging = len(ev["robinson_stack"]), ev["aging_added"]
-        prev = self.prev or {}
-        after_below = prev.get("e") == "ability" and prev["ability"] == "below_pile"
+        after_below = (self.prev or {}).get("ability") == "below_pile"     # an ability event
         if self.stack_n != 0 and not after_below and self.pending_sort is None:
             self.disagreements.append(f"reshuffle with {self.stack_n} cards counted in the stack")
         self.stack_n = new + (1 if after_below else 0)
@@ -255,9 +252,8 @@ class _Log(FightRules):
 
     def on_fight_end(self, ev, nxt):
         n, f = self.names, self.fight
-        for c in ev["destroyed"] + ev["removed"]:
-            self.owned.discard(c)
-        counted = (self.total(), self.effective_value())
+        self.owned.difference_update(ev["destroyed"] + ev["removed"])
+        counted = (self.fight_total()[0], self.effective_value())
         if counted != (ev["total"], ev["value"]):
             self.disagreements.append(f"turn {self.turn}: counted {counted[0]} vs {counted[1]}, "
                                       f"trace {ev['total']} vs {ev['value']}")
@@ -282,8 +278,7 @@ class _Log(FightRules):
         ended without losing the game (R4.10)."""
         f = self.fight
         if self.ended is None:
-            for c in f.face_down:
-                self.owned.discard(c)
+            self.owned -= f.face_down
         elif self.ended["won"] and completed:
             if f.is_pirate:
                 self.pirates_beaten.append(f.opponent)

@@ -125,15 +125,14 @@ class TerminalPlayer:
         self.line("Pirates: " + "; ".join(f"{n.pirate(p)}{' (beaten)' if p in beaten else ''}"
                                           for p in pirates if p >= 0))
         if obs[O.O_OPPONENT] >= 0:
-            opp = int(obs[O.O_OPPONENT])
-            value, eff = int(obs[O.O_FIGHT_VALUE]), int(obs[O.O_EFFECTIVE_VALUE])
-            total = int(obs[O.O_FIGHT_TOTAL])
+            value, eff, total = (int(obs[i]) for i in (O.O_FIGHT_VALUE, O.O_EFFECTIVE_VALUE,
+                                                       O.O_FIGHT_TOTAL))
             side = "pirate" if obs[O.O_OPPONENT_IS_PIRATE] else "hazard side"
             lower = f", {eff} at the comparison" if eff != value else ""
             text = f" ({side}): value {value}{lower}; free cards left {obs[O.O_FREE_LEFT]}"
             if obs[O.O_FREE_LEFT] and not obs[O.O_FREE_OPEN]:
                 text += " (free drawing stopped)"
-            self.line("Fight against ", (n.opponent(opp), "bold"), text)
+            self.line("Fight against ", (n.opponent(int(obs[O.O_OPPONENT])), "bold"), text)
             for label, zone in (("left (free)", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
                 if cards := cards_in(obs, zone):
                     self.line(f"  {label}: " + ", ".join(self.fight_card(obs, c) for c in cards))

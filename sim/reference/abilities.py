@@ -7,6 +7,8 @@ small function ``_ability(game, actor, source, via_copy)``: ``actor`` is the car
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from .. import cards as C
 from .. import observation as O
 from ..actions import A_DISCARD, A_DONE, A_MORE, A_PUT, A_TARGET
@@ -43,11 +45,8 @@ def available(game, ability: int, actor: int) -> bool:
 
 def ability_usable(game, card: int) -> bool:
     """R4.5: a face-up card's own (non-aging) ability, unused this fight, that can act."""
-    f = game.fight
-    ability = int(game.cards.ABILITY[card])
-    if ability == C.AB_NONE or ability >= C.FIRST_AGING_ABILITY:
-        return False
-    if card in f.used or card in f.face_down:
+    f, ability = game.fight, int(game.cards.ABILITY[card])
+    if ability == C.AB_NONE or ability >= C.FIRST_AGING_ABILITY or card in f.used | f.face_down:
         return False
     return available(game, ability, card)
 
@@ -64,18 +63,15 @@ def use_ability(game, card: int):
         _perform(game, ability, card, card, None)
 
 
-class _pending:
+@contextmanager
+def _pending(game, card, ability):
     """Marks the ability being carried out in the observation (pending_card/ability)."""
-
-    def __init__(self, game, card, ability):
-        self.game, self.card, self.ability = game, card, ability
-
-    def __enter__(self):
-        self.saved = (self.game.pending_card, self.game.pending_ability)
-        self.game.pending_card, self.game.pending_ability = self.card, self.ability
-
-    def __exit__(self, *exc):
-        self.game.pending_card, self.game.pending_ability = self.saved
+    saved = (game.pending_card, game.pending_ability)
+    game.pending_card, game.pending_ability = card, ability
+    try:
+        yield
+    finally:
+        game.pending_card, game.pending_ability = saved
 
 
 def _choose_target(game, targets: list[int], optional: bool = False) -> int | None:
@@ -115,18 +111,12 @@ def _draw(game, ability, actor, source, via_copy):
         game.draw_into_fight("right", "ability")
 
 
-def _destroy(game, ability, actor, source, via_copy):
-    """R5.3: turn another face-up card face down (0, no ability, removed at the end)."""
+def _destroy_or_double(game, ability, actor, source, via_copy):
+    """R5.3 destroy: turn another face-up card face down (0, no ability, removed at the end).
+    R5.4 double: another face-up card counts twice (at most once per card)."""
     target = _choose_target(game, targets_for(game, ability, actor))
     _event(game, ability, source, via_copy, target)
-    game.fight.face_down.add(target)
-
-
-def _double(game, ability, actor, source, via_copy):
-    """R5.4: another face-up card counts twice (at most once per card)."""
-    target = _choose_target(game, targets_for(game, ability, actor))
-    _event(game, ability, source, via_copy, target)
-    game.fight.doubled.add(target)
+    (game.fight.face_down if ability == C.AB_DESTROY else game.fight.doubled).add(target)
 
 
 def _step_minus1(game, ability, actor, source, via_copy):
@@ -170,9 +160,8 @@ def _below_pile(game, ability, actor, source, via_copy):
     if not game.robinson_stack:
         game.reshuffle()
     row, index = _leave_fight(game, target)
-    was_left = row is game.fight.left
     game.robinson_stack.insert(0, target)
-    if was_left and _more(game):
+    if row is game.fight.left and _more(game):
         game.draw_into_fight("left", "replace", index=index)
 
 
@@ -207,7 +196,8 @@ def _sort3(game, ability, actor, source, via_copy):
 
 PERFORM = {
     C.AB_LIFE1: _life, C.AB_LIFE2: _life, C.AB_DRAW1: _draw, C.AB_DRAW2: _draw,
-    C.AB_DESTROY: _destroy, C.AB_DOUBLE: _double, C.AB_STEP_MINUS1: _step_minus1,
+    C.AB_DESTROY: _destroy_or_double, C.AB_DOUBLE: _destroy_or_double,
+    C.AB_STEP_MINUS1: _step_minus1,
     C.AB_EXCHANGE1: _exchange, C.AB_EXCHANGE2: _exchange, C.AB_BELOW_PILE: _below_pile,
     C.AB_SORT3: _sort3,
 }

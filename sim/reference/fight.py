@@ -162,8 +162,7 @@ class FightRules:
         else:
             total = sum(value.values())
             if ability == C.PA_PLUS1_PER_CARD:
-                counted = n if self.options.plus1_counts_destroyed else n - len(f.face_down)
-                total += counted
+                total += n if self.options.plus1_counts_destroyed else n - len(f.face_down)
         return total, zeroing
 
     def end_fight(self):
@@ -221,5 +220,3 @@ class FightRules:
             f.budget_destroyed.append(card)
             self.destroy_budget -= int(self.cards.DESTROY_COST[card])
         self.destroy_budget = 0
-
-    # --- score (R10.3) -----------------------------------------------------------------

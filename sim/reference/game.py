@@ -187,12 +187,9 @@ class Game(FightRules):
 
     def reshuffle(self):
         """R7.1/R7.2: top aging card (unseen) + robinson_discard become the new stack."""
-        if self.aging_stack:
-            aging = self.aging_stack.pop()
-        elif self.options.old_age == "lose":
+        if not self.aging_stack and self.options.old_age == "lose":
             raise GameOver(CAUSE_OLD_AGE)
-        else:
-            aging = None
+        aging = self.aging_stack.pop() if self.aging_stack else None
         self.robinson_stack = self.rng.shuffle(self.robinson_discard + ([aging] if aging is not None else []))
         self.robinson_discard = []
         self.known_top = []

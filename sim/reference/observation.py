@@ -33,8 +33,7 @@ def build_observation(game, phase: int) -> np.ndarray:
     s[O.O_PIRATES_BEATEN] = len(game.pirates_beaten)
     known = game.known_top[:3]
     s[O.O_KNOWN_TOP_N] = len(known)
-    for i in range(3):
-        s[O.O_KNOWN_TOP_0 + i] = known[i] if i < len(known) else -1
+    s[O.O_KNOWN_TOP_0:O.O_KNOWN_TOP_0 + 3] = known + [-1] * (3 - len(known))
     s[O.O_TURN] = game.turn
     s[O.O_OPT_OLD_AGE_CONTINUE] = int(game.options.old_age == "continue")
     s[O.O_OPT_STEP_MINUS1_STACKS] = int(game.options.step_minus1_stacks)
@@ -52,17 +51,13 @@ def build_observation(game, phase: int) -> np.ndarray:
             zone[c] = z
     if f:
         zone[f.opponent] = O.Z_OPPONENT
+        zone[f.left], zone[f.right] = O.Z_FIGHT_LEFT, O.Z_FIGHT_RIGHT
         flags = obs[O.FLAGS:O.FLAGS + N_CARDS]
-        for c in f.left:
-            zone[c] = O.Z_FIGHT_LEFT
-        for c in f.right:
-            zone[c] = O.Z_FIGHT_RIGHT
-        for c in f.face_down:
-            flags[c] |= O.F_FACE_DOWN
-        for c in f.doubled:
-            flags[c] |= O.F_DOUBLED
-        for c in f.used:          # kept for the whole fight, even if the card left (R4.5)
-            flags[c] |= O.F_USED
+        # used: kept for the whole fight, even if the card left (R4.5)
+        for cards, bit in ((f.face_down, O.F_FACE_DOWN), (f.doubled, O.F_DOUBLED),
+                           (f.used, O.F_USED)):
+            for c in cards:
+                flags[c] |= bit
     obs[O.CT:] = game.cards.obs_block()          # the game's card table (R1.4)
     O.fill_derived(obs, game.cards.FIGHT_VALUE)
     obs[O.O_FIGHT_TOTAL] = game.fight_total()[0] if f else 0     # the rules' count (R4.6)
