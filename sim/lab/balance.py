@@ -56,12 +56,9 @@ def pirate_ability(p: int, cards=None) -> tuple[str, int, int]:
 def pirate_label(p: int, cards=None) -> str:
     """Short readable label: '10/40', '7/16 2 life/card', '5 free +2/aging', 'all hazards'."""
     ab, free, value = pirate_ability(p, cards)
-    if ab == "none":
-        return f"{free}/{value}"
-    short = ABILITY_TEXT[ab][0]
-    if ab == "plus2_per_aging":
-        return f"{free} free, {short}"
-    return short if ab == "fight_remaining_hazards" else f"{free}/{value} {short}"
+    short = ABILITY_TEXT.get(ab, ("",))[0]
+    return {"none": f"{free}/{value}", "plus2_per_aging": f"{free} free, {short}",
+            "fight_remaining_hazards": short}.get(ab, f"{free}/{value} {short}")
 
 
 def pirate_description(p: int, cards=None) -> str:

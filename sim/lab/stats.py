@@ -90,10 +90,8 @@ def newcombe_paired_interval(both: int, a_only: int, b_only: int, neither: int,
     l2, u2 = wilson_interval(both + b_only, n, confidence)
     denom = (both + a_only) * (b_only + neither) * (both + b_only) * (a_only + neither)
     cross = both * neither - a_only * b_only       # Newcombe's corrected phi (ad - bc - n/2)
-    if denom == 0 or 0 <= cross <= n / 2:
-        phi = 0.0
-    else:
-        phi = (cross - n / 2 if cross > 0 else cross) / math.sqrt(denom)
+    phi = (0.0 if denom == 0 or 0 <= cross <= n / 2
+           else (cross - n / 2 if cross > 0 else cross) / math.sqrt(denom))
     d = p1 - p2
     delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
     eps = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))

@@ -32,17 +32,14 @@ def check_frame(df, by) -> None:
     """A RuleError unless ``df`` is a frame of result rows with the columns ``by`` and those
     a summary reads."""
     if not isinstance(df, pd.DataFrame):
+        text = repr(df)
         raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
-                        f"play_paired), not {type(df).__name__} {_short(df)}")
+                        f"play_paired), not {type(df).__name__} "
+                        f"{text if len(text) <= 40 else text[:37] + '...'}")
     lacking = [c for c in (*by, "won", "score", "step", "cause") if c not in df.columns]
     if lacking:
         raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
                         f"play_paired): this one lacks the column(s) {', '.join(lacking)}")
-
-
-def _short(x) -> str:
-    text = repr(x)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
