@@ -47,9 +47,7 @@ def two_proportion_p(k1, n1, k2, n2) -> float:
         return math.nan
     p = (k1 + k2) / (n1 + n2)
     se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se))
+    return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se)) if se else 1.0
 
 
 @dataclass(frozen=True)
@@ -101,9 +99,7 @@ def newcombe_paired_interval(both: int, a_only: int, b_only: int, neither: int,
 def mcnemar_exact(a_only: int, b_only: int) -> float:
     """McNemar's exact two-sided p-value from the discordant counts (1.0 when both are 0)."""
     discordant = int(a_only) + int(b_only)
-    if discordant == 0:
-        return 1.0
-    return float(stats.binomtest(int(a_only), discordant, 0.5).pvalue)
+    return float(stats.binomtest(int(a_only), discordant, 0.5).pvalue) if discordant else 1.0
 
 
 @dataclass(frozen=True)
