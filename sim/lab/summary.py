@@ -46,14 +46,12 @@ def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
     """Win rate with its 95% Wilson interval, mean/median/sd of the score, the share that
     reached the pirates and each cause of defeat, per group of result rows."""
     check_frame(df, by)
-    rows = []
-    for key, g in df.groupby(list(by), observed=True):
-        s = g["score"]
-        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,))),
-                     **_row(len(g), int(g["won"].sum()), s.mean(), s.median(), s.std(),
-                            float((g["step"] == "pirates").mean()),
-                            {c: float((g["cause"] == c).mean()) for c in CAUSE_NAMES[1:]})})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{**dict(zip(by, key)),
+                          **_row(len(g), int(g["won"].sum()), g["score"].mean(),
+                                 g["score"].median(), g["score"].std(),
+                                 float((g["step"] == "pirates").mean()),
+                                 {c: float((g["cause"] == c).mean()) for c in CAUSE_NAMES[1:]})}
+                         for key, g in df.groupby(list(by), observed=True)])
 
 
 def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
