@@ -48,18 +48,12 @@ def pirates(
     with cluster_or_none(cluster) as dask:
         study = B.pirate_study(levels, games, seed, pol, table, options, threads, quiet, dask,
                                chunk)
-        what_if = None if not what_if_games or study["interrupted"] else _what_if(
-            study, B.what_if_hardest(study, max(levels), what_if_values, what_if_games, seed,
-                                     pol, table, options, threads, quiet, dask, chunk))
+        what_if = None if not what_if_games or study["interrupted"] else B.what_if_hardest(
+            study, max(levels), what_if_values, what_if_games, seed, pol, table, options,
+            threads, quiet, dask, chunk)
     made_by = _pirates_command(policy, level, games, seed, option, param, cards, set_,
                                what_if_games, what_if_values, out)
     _show_study(study, what_if, pol, table, out, made_by)
-
-
-def _what_if(study: dict, what_if: dict):
-    """The what-if sweep to show, None if Ctrl-C came before any of its games finished."""
-    study["what_if_stopped"] = what_if["interrupted"]
-    return what_if if what_if["games"] else None
 
 
 def _pirates_command(policy, level, games, seed, option, param, cards, set_, what_if_games,
@@ -74,9 +68,12 @@ def _pirates_command(policy, level, games, seed, option, param, cards, set_, wha
 
 
 def _show_study(study, what_if, pol, table, out, command_line):
-    """Print each level's table (and the what-if sweep), write --out; Ctrl-C: what finished."""
+    """Print each level's table (and the what-if sweep, unless Ctrl-C came before any of its
+    games finished), write --out; Ctrl-C: what finished."""
     from sim.lab.balance_report import sweep_markdown, terminal_table, write_study
     from sim.lab.progress import SimulationInterrupted
+    stopped = what_if is not None and what_if["interrupted"]
+    what_if = what_if if what_if and what_if["games"] else None
     for lv, n in study["level_games"].items():
         typer.echo(f"level {lv}: {n:,} games, policy {pol.name}, cards {table.describe()}")
         typer.echo(terminal_table(study["pirates"][study["pirates"]["level"] == lv]))
@@ -85,7 +82,7 @@ def _show_study(study, what_if, pol, table, out, command_line):
     if out is not None and study["level_games"]:
         write_study(out, study, pol.name, command_line, table, what_if)
         typer.echo(f"wrote pirates.md, pirates.csv, pirate_pairs.csv and figures to {out}/")
-    if study["interrupted"] or study.get("what_if_stopped"):
+    if study["interrupted"] or stopped:
         raise SimulationInterrupted(sum(study["level_games"].values()))
 
 

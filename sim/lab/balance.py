@@ -56,12 +56,9 @@ def pirate_ability(p: int, cards=None) -> tuple[str, int, int]:
 def pirate_label(p: int, cards=None) -> str:
     """Short readable label: '10/40', '7/16 2 life/card', '5 free +2/aging', 'all hazards'."""
     ab, free, value = pirate_ability(p, cards)
-    if ab == "none":
-        return f"{free}/{value}"
-    short = ABILITY_TEXT[ab][0]
-    if ab == "plus2_per_aging":
-        return f"{free} free, {short}"
-    return short if ab == "fight_remaining_hazards" else f"{free}/{value} {short}"
+    short = ABILITY_TEXT.get(ab, ("",))[0]
+    return {"none": f"{free}/{value}", "plus2_per_aging": f"{free} free, {short}",
+            "fight_remaining_hazards": short}.get(ab, f"{free}/{value} {short}")
 
 
 def pirate_description(p: int, cards=None) -> str:
@@ -193,12 +190,11 @@ def pair_table(games: Games, level: int, cards=None) -> pd.DataFrame:
     """Win rate per pirate pair (with its Wilson interval and game count)."""
     t = as_table(cards)
     c = games.counts()
-    rows = []
-    for i, j in combinations(range(N_PIRATES), 2):
-        a, b, n = C.PIRATE_IDS[i], C.PIRATE_IDS[j], int(c["pair_games"][i, j])
-        rows.append({"level": level, "pirate_a": a, "pirate_b": b,
-                     "pair": f"{pirate_label(a, t)} + {pirate_label(b, t)}",
-                     "games": n, **_rate("win", int(c["pair_wins"][i, j]), n)})
+    n, wins = c["pair_games"].astype(int), c["pair_wins"].astype(int)
+    rows = [{"level": level, "pirate_a": a, "pirate_b": b,
+             "pair": f"{pirate_label(a, t)} + {pirate_label(b, t)}", "games": int(n[i, j]),
+             **_rate("win", int(wins[i, j]), int(n[i, j]))}
+            for (i, a), (j, b) in combinations(enumerate(C.PIRATE_IDS), 2)]
     return pd.DataFrame(rows).sort_values("win_rate", kind="stable").reset_index(drop=True)
 
 
@@ -294,8 +290,7 @@ def _gap(runs, card, target_rate, w=None) -> np.ndarray:
     """What the interpolation sets to zero, per value: the pirate's beaten-when-faced rate
     minus the median other pirate's, or the win rate minus ``target_rate``."""
     if target_rate is not None:
-        return np.array([(g.won.mean() if w is None else (w * g.won).sum() / w.sum())
-                         - target_rate for g in runs])
+        return np.array([np.average(g.won, weights=w) - target_rate for g in runs])
     i = card - FIRST_PIRATE
     return np.array([r[i] - _median_other(r, i) for r in (beaten_rates(g.counts(w)) for g in runs)])
 

@@ -49,8 +49,7 @@ def ranking_figure(pirates: pd.DataFrame, path: Path, policy: str, games, cards=
         for yy, r, n in zip(y, rate, d["beaten_n"]):
             ax.annotate(f"{r:.1f}% (n={n:,})", (r, yy), xytext=(0, 6), textcoords="offset points",
                         fontsize=6.5, ha="center")
-        ax.set_xlabel("beaten when faced (%)")
-        ax.set_title(f"level {level} (hardest at the top)")
+        ax.set(xlabel="beaten when faced (%)", title=f"level {level} (hardest at the top)")
         ax.grid(axis="x", alpha=0.3)
         ax.margins(x=0.15, y=0.06)
     fig.suptitle(f"How often policy {policy} beats each pirate when it faces it "
@@ -81,8 +80,7 @@ def pair_heatmap(pairs: pd.DataFrame, level: int, path: Path, policy: str, cards
         light = (rate[i, j] - lo) > 0.5 * (hi - lo)
         ax.text(j, i, f"{rate[i, j]:.1f}%\n{count[i, j]:,}", ha="center", va="center",
                 fontsize=6.5, color="black" if light else "white")
-    ax.set_xlabel("pirate")
-    ax.set_ylabel("the other pirate")
+    ax.set(xlabel="pirate", ylabel="the other pirate")
     fig.colorbar(im, ax=ax, label="games won (%)", shrink=0.8)
     total = int(d["games"].sum())
     ax.set_title(f"Win rate by pirate pair, level {level}, policy {policy}\n"
@@ -119,8 +117,7 @@ def sweep_figure(result: dict, path: Path, policy: str):
                 ax.axvspan(cross["lo"], cross["hi"], color="tab:red", alpha=0.15,
                            label=f"{cross['what']}: {cross['value']:.1f} "
                                  f"[{cross['lo']:.1f}, {cross['hi']:.1f}]")
-        ax.set_xlabel(f"card {result['card']} ({result['label']}) {result['field']}")
-        ax.set_ylabel(ylabel)
+        ax.set(xlabel=f"card {result['card']} ({result['label']}) {result['field']}", ylabel=ylabel)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7.5)
     fig.suptitle(f"Sweep of {result['label']} {result['field']}, level {result['level']}, "
@@ -250,8 +247,7 @@ def study_markdown(study: dict, policy: str, command: str, cards=None, what_if=N
 def write_study(out: Path, study: dict, policy: str, command: str, cards=None, what_if=None):
     """pirates.md, pirates.csv, pirate_pairs.csv and the figures into ``out``, each written
     atomically (sim.lab.files)."""
-    ranking_figure(study["pirates"], out / "pirate_ranking.png", policy, games_text(study),
-                   cards)
+    ranking_figure(study["pirates"], out / "pirate_ranking.png", policy, games_text(study), cards)
     for level in sorted(study["pirates"]["level"].unique()):
         pair_heatmap(study["pairs"], level, out / f"pirate_pairs_level{level}.png", policy, cards)
     if what_if is not None:

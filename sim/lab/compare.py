@@ -14,8 +14,7 @@ import numpy as np
 import pandas as pd
 
 from sim.cardtable import as_table
-from sim.rules import (CAUSE_NAMES, STEP_NAMES, RuleError, as_options, check_seed,
-                       parse_levels)
+from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError, as_options, check_seed, parse_levels
 from . import stats
 from .files import check_file, write_parquet
 from .run import Plan, Run, Setup, backend_for, concat_rows
@@ -118,7 +117,6 @@ def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
     """One row per level and pair of policies (a, b), everything as a - b."""
     rows = []
     for lv, g in paired.groupby("level", sort=True):
-        level_rows = []
         for a, b in combinations(paired.attrs["labels"], 2):
             wa, wb = g[f"{a}:won"].to_numpy(), g[f"{b}:won"].to_numpy()
             row = {"level": int(lv), "a": a, "b": b, "games": len(g)}
@@ -128,7 +126,7 @@ def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
                             f"{side}_ci_low": lo, f"{side}_ci_high": hi})
             d = stats.paired_proportion_difference(wa, wb)
             sd = stats.paired_mean_difference(g[f"{a}:score"], g[f"{b}:score"])
-            level_rows.append({
+            rows.append({
                 **row, "win_diff": d.difference, "win_diff_low": d.low, "win_diff_high": d.high,
                 "a_only": d.a_only, "b_only": d.b_only,
                 "mcnemar_p": stats.mcnemar_exact(d.a_only, d.b_only),
@@ -136,11 +134,9 @@ def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
                 "b_mean_score": float(g[f"{b}:score"].mean()),
                 "score_diff": sd.difference, "score_diff_low": sd.low,
                 "score_diff_high": sd.high, "score_p": sd.p_value})
-        for key in ("mcnemar_p", "score_p"):
-            for r, p in zip(level_rows, stats.holm([r[key] for r in level_rows])):
-                r[key + "_holm"] = float(p)
-        rows += level_rows
     out = pd.DataFrame(rows)
+    for key in ("mcnemar_p", "score_p"):
+        out[key + "_holm"] = out.groupby("level")[key].transform(stats.holm)
     out.attrs = dict(paired.attrs)
     return out
 
@@ -161,10 +157,8 @@ def ranking(comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     each is better than the next one: Holm-adjusted McNemar p (wins) and paired t p (score)."""
     rows = []
     for lv, g in comparison.groupby("level", sort=True):
-        rate, score = {}, {}
-        for r in g.itertuples():
-            rate[r.a], rate[r.b] = r.a_win_rate, r.b_win_rate
-            score[r.a], score[r.b] = r.a_mean_score, r.b_mean_score
+        rate = dict(zip([*g.a, *g.b], [*g.a_win_rate, *g.b_win_rate]))
+        score = dict(zip([*g.a, *g.b], [*g.a_mean_score, *g.b_mean_score]))
         order = sorted(rate, key=lambda p: (-rate[p], -score[p]))
         for rank, (p, q) in enumerate(zip(order, order[1:] + [None]), 1):
             row = {"level": int(lv), "rank": rank, "policy": p, "win_rate": rate[p],
@@ -187,11 +181,9 @@ def summarize(df: pd.DataFrame, by=None) -> pd.DataFrame:
     ``simulate`` frame per level, for a ``play_paired`` frame per policy and level."""
     if isinstance(df, pd.DataFrame) and "labels" in df.attrs and "policy" not in df.columns:
         df = long_frame(df)
-    if isinstance(by, str):
-        by = (by,)
     if by is None:
         by = ("policy", "level") if "policy" in getattr(df, "columns", ()) else ("level",)
-    return summarize_rows(df, by=tuple(by))
+    return summarize_rows(df, by=(by,) if isinstance(by, str) else tuple(by))
 
 
 def write_paired(paired: pd.DataFrame, out, force: bool = False):

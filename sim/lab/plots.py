@@ -32,7 +32,6 @@ PAIRED_PANELS = (("win_diff", 100,
                   "percentage points"),
                  ("score_diff", 1, "Mean score: difference a - b with its 95% paired t interval",
                   "points"))
-SIDE_COLOURS = ("tab:blue", "tab:red", "grey")       # a better, b better, not distinguishable
 
 
 def plot_paired_differences(comparison: pd.DataFrame, path=None):
@@ -60,8 +59,8 @@ def plot_paired_differences(comparison: pd.DataFrame, path=None):
             t = comparison[comparison.level == lv].set_index(["a", "b"]).reindex(pairs)
             x, lo, hi = (scale * t[c].to_numpy(dtype=float) for c in
                          (col, col + "_low", col + "_high"))
-            side = np.where(lo > 0, 0, np.where(hi < 0, 1, 2))
-            colours = [SIDE_COLOURS[k] for k in side]
+            # a better, b better, not distinguishable
+            colours = np.where(lo > 0, "tab:blue", np.where(hi < 0, "tab:red", "grey"))
             ax.hlines(y, lo, hi, colors=colours, lw=1.5)
             ax.scatter(x, y, c=colours, s=16, zorder=3)
             for xi, yi in zip(x, y):

@@ -125,10 +125,9 @@ def _plot_win_rates(path: Path, table: pd.DataFrame):
         x = np.arange(len(levels)) + i * width
         err = np.vstack([t["win_rate"] - t["ci95_low"], t["ci95_high"] - t["win_rate"]])
         ax.bar(x, 100 * t["win_rate"], width, yerr=100 * err, capsize=3, label=name)
-    ax.set_xticks(np.arange(len(levels)) + width * (len(names) - 1) / 2)
-    ax.set_xticklabels([f"level {lv}" for lv in levels])
-    ax.set_ylabel("games won (%) with 95% interval")
-    ax.set_title("Win rate per policy and level")
+    ax.set_xticks(np.arange(len(levels)) + width * (len(names) - 1) / 2,
+                  [f"level {lv}" for lv in levels])
+    ax.set(ylabel="games won (%) with 95% interval", title="Win rate per policy and level")
     ax.legend()
     fig.tight_layout()
     finish(fig, path)
@@ -145,8 +144,7 @@ def _plot_scores(path: Path, rows: pd.DataFrame, names):
             s = scores.get_group((name, level)).to_numpy(np.int64)
             hist = np.bincount(s - s.min())
             ax.plot(np.arange(len(hist)) + s.min(), hist / hist.sum(), label=name, lw=1.2)
-        ax.set_title(f"level {level}")
-        ax.set_xlabel("score")
+        ax.set(title=f"level {level}", xlabel="score")
     axes[0].set_ylabel("share of games")
     axes[-1].legend(fontsize=8)
     fig.suptitle("Score distributions (R10.3)")

@@ -87,8 +87,7 @@ def header(policy, engine, seed, options, summary_only=False, cards=None) -> str
     params = ", ".join(f"{n}={v:g}" for n, v in zip(names, policy.params)) or "none"
     return (f"friday-lab{' (summary mode)' if summary_only else ''}: policy "
             f"{policy.header()}, {engine} engine, seed {seed}, options "
-            f"{options_text(options)}\n"
-            f"  policy parameters: {params}"
+            f"{options_text(options)}\n  policy parameters: {params}"
             + ("" if cards is None or cards.is_printed else
                f"\n  cards edited [{cards.hash}]: {cards.describe()}"))
 
@@ -104,8 +103,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     (``policy.with_log()``, sim.fast.search_api)."""
     from sim.fast.api import summary_from
     cards, threads = as_table(cards), check_threads(threads)     # bad input before the header
-    plan = Plan((Setup(policy, options, cards),), tuple(levels), games, seed, engine,
-                summary_only)
+    plan = Plan((Setup(policy, options, cards),), tuple(levels), games, seed, engine, summary_only)
     echo(header(policy, engine, seed, options, summary_only, cards))
     with Run(plan, backend_for(cluster, chunk, threads), quiet) as run:
         if getattr(policy, "log", None):       # the warm-up game is not one of the run's

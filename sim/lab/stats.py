@@ -47,9 +47,7 @@ def two_proportion_p(k1, n1, k2, n2) -> float:
         return math.nan
     p = (k1 + k2) / (n1 + n2)
     se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se))
+    return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se)) if se else 1.0
 
 
 @dataclass(frozen=True)
@@ -90,10 +88,8 @@ def newcombe_paired_interval(both: int, a_only: int, b_only: int, neither: int,
     l2, u2 = wilson_interval(both + b_only, n, confidence)
     denom = (both + a_only) * (b_only + neither) * (both + b_only) * (a_only + neither)
     cross = both * neither - a_only * b_only       # Newcombe's corrected phi (ad - bc - n/2)
-    if denom == 0 or 0 <= cross <= n / 2:
-        phi = 0.0
-    else:
-        phi = (cross - n / 2 if cross > 0 else cross) / math.sqrt(denom)
+    phi = (0.0 if denom == 0 or 0 <= cross <= n / 2
+           else (cross - n / 2 if cross > 0 else cross) / math.sqrt(denom))
     d = p1 - p2
     delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
     eps = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
@@ -103,9 +99,7 @@ def newcombe_paired_interval(both: int, a_only: int, b_only: int, neither: int,
 def mcnemar_exact(a_only: int, b_only: int) -> float:
     """McNemar's exact two-sided p-value from the discordant counts (1.0 when both are 0)."""
     discordant = int(a_only) + int(b_only)
-    if discordant == 0:
-        return 1.0
-    return float(stats.binomtest(int(a_only), discordant, 0.5).pvalue)
+    return float(stats.binomtest(int(a_only), discordant, 0.5).pvalue) if discordant else 1.0
 
 
 @dataclass(frozen=True)

@@ -32,31 +32,26 @@ def check_frame(df, by) -> None:
     """A RuleError unless ``df`` is a frame of result rows with the columns ``by`` and those
     a summary reads."""
     if not isinstance(df, pd.DataFrame):
+        text = repr(df)
         raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
-                        f"play_paired), not {type(df).__name__} {_short(df)}")
+                        f"play_paired), not {type(df).__name__} "
+                        f"{text if len(text) <= 40 else text[:37] + '...'}")
     lacking = [c for c in (*by, "won", "score", "step", "cause") if c not in df.columns]
     if lacking:
         raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
                         f"play_paired): this one lacks the column(s) {', '.join(lacking)}")
 
 
-def _short(x) -> str:
-    text = repr(x)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
     """Win rate with its 95% Wilson interval, mean/median/sd of the score, the share that
     reached the pirates and each cause of defeat, per group of result rows."""
     check_frame(df, by)
-    rows = []
-    for key, g in df.groupby(list(by), observed=True):
-        s = g["score"]
-        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,))),
-                     **_row(len(g), int(g["won"].sum()), s.mean(), s.median(), s.std(),
-                            float((g["step"] == "pirates").mean()),
-                            {c: float((g["cause"] == c).mean()) for c in CAUSE_NAMES[1:]})})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{**dict(zip(by, key)),
+                          **_row(len(g), int(g["won"].sum()), g["score"].mean(),
+                                 g["score"].median(), g["score"].std(),
+                                 float((g["step"] == "pirates").mean()),
+                                 {c: float((g["cause"] == c).mean()) for c in CAUSE_NAMES[1:]})}
+                         for key, g in df.groupby(list(by), observed=True)])
 
 
 def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:

@@ -16,9 +16,7 @@ def interval(r, lo, hi) -> str:
 
 
 def pvalue(p) -> str:
-    if p != p:
-        return "n/a"
-    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+    return "n/a" if p != p else "< 1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
 def markdown_table(head, rows) -> list[str]:
@@ -41,10 +39,8 @@ def header_lines(attrs: dict) -> list[str]:
 
 def level_table(comparison: pd.DataFrame, level: int) -> str:
     g = comparison[comparison.level == level]
-    rates = {}
-    for r in g.itertuples():
-        rates[r.a] = (r.a_win_rate, r.a_ci_low, r.a_ci_high, r.a_mean_score)
-        rates[r.b] = (r.b_win_rate, r.b_ci_low, r.b_ci_high, r.b_mean_score)
+    rates = {p: v for s in "ab" for p, *v in
+             zip(g[s], *(g[f"{s}_{c}"] for c in ("win_rate", "ci_low", "ci_high", "mean_score")))}
     sides = pd.DataFrame({"policy": list(rates),
                           "win rate [95% Wilson]": [interval(*v[:3]) for v in rates.values()],
                           "mean score": [f"{s:.2f}" for *_, s in rates.values()]})
