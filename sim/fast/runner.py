@@ -8,7 +8,9 @@ on first use, so importing ``sim.fast`` compiles nothing.
 from __future__ import annotations
 
 import contextlib
+import threading
 
+import numba
 import numpy as np
 from numba import njit, prange, types
 
@@ -109,7 +111,7 @@ def entry(name: str, policy=None):
             batch = _batch_jit()
 
             def fn(*args, _block=block, _batch=batch):
-                return _batch(_block, *args)
+                return interruptible(_batch, _block, *args)
         else:
             raise KeyError(name)
         _entries[name] = fn
@@ -118,7 +120,40 @@ def entry(name: str, policy=None):
 
 def _batch_jit():
     """The batch's parallel loop (it does not depend on the rest: compiled beside it)."""
-    return njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
+    return njit(_BATCH_SIG, cache=True, parallel=True, nogil=True)(_batch_py)
+
+
+_worker = None      # the thread of the last interruptible call
+
+
+def interruptible(fn, *args):
+    """``fn(*args)``, a jitted function compiled ``nogil``, in a worker thread while the main
+    thread waits in short steps, so that Python's signal handlers run meanwhile: Ctrl-C reaches
+    sim.lab.progress.StopFlag (or raises KeyboardInterrupt) even while a policy loops forever,
+    which it cannot while jitted code holds the main thread.  After a KeyboardInterrupt the
+    worker is left to finish on its own (a daemon thread: the process can exit); the next call
+    waits for it.  Elsewhere than in the main thread: a plain call."""
+    global _worker
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    while _worker is not None and _worker.is_alive():
+        _worker.join(0.05)
+    threads, done = numba.get_num_threads(), []
+
+    def work():
+        numba.set_num_threads(threads)          # thread-local in Numba
+        try:
+            done.append((fn(*args), None))
+        except BaseException as exc:            # raised again in the caller
+            done.append((None, exc))
+    _worker = threading.Thread(target=work, name="friday-games", daemon=True)
+    _worker.start()
+    while _worker.is_alive():
+        _worker.join(0.05)
+    result, error = done[0]
+    if error is not None:
+        raise error
+    return result
 
 
 def _split(py, policy, also=None):
