@@ -52,7 +52,7 @@ def policy_function(policy):
         except NumbaError:      # it allocates (or does not compile: then decide_function says)
             copy = ask_copy(_ask, py, _decide=decide_function(policy))
             fn = lean_jit(copy, sig=POLICY_SIG, cache=cache)
-        if fn.nopython_signatures[0] != POLICY_SIG:    # another integer type: cast it
+        if _signature(fn) not in (POLICY_SIG, None):   # another integer type: cast it
             fn = lean_jit(copy, sig=POLICY_SIG, cache=cache)
         hit = _compiled[("ask", id(py))] = (fn, py)     # keep py alive so id() stays unique
     return hit[0]
@@ -62,10 +62,15 @@ def _returns_action(policy, py, fn):
     """``fn`` (compiled for its arguments only) if it returns an integer, the type of an
     action id; else a RuleError: Numba would cast a float to an integer silently (0.5 would
     be action 0)."""
-    returns = fn.nopython_signatures[0].return_type
+    returns = getattr(_signature(fn), "return_type", types.int64)
     if not isinstance(returns, types.Integer):
         raise RuleError(f"policy {_name(policy, py)} returns {returns}, not an action id (int)")
     return fn
+
+
+def _signature(fn):
+    """The signature ``fn`` was compiled for (None: plain Python, NUMBA_DISABLE_JIT)."""
+    return fn.nopython_signatures[0] if hasattr(fn, "nopython_signatures") else None
 
 
 def ask_cached(policy) -> bool:

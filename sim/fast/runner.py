@@ -8,6 +8,7 @@ on first use, so importing ``sim.fast`` compiles nothing.
 from __future__ import annotations
 
 import contextlib
+import queue
 import threading
 
 import numba
@@ -123,37 +124,43 @@ def _batch_jit():
     return njit(_BATCH_SIG, cache=True, parallel=True, nogil=True)(_batch_py)
 
 
-_worker = None      # the thread of the last interruptible call
+_jobs: queue.SimpleQueue = queue.SimpleQueue()
+_worker = None      # the one thread that plays interruptible calls, started on first use
 
 
 def interruptible(fn, *args):
-    """``fn(*args)``, a jitted function compiled ``nogil``, in a worker thread while the main
-    thread waits in short steps, so that Python's signal handlers run meanwhile: Ctrl-C reaches
-    sim.lab.progress.StopFlag (or raises KeyboardInterrupt) even while a policy loops forever,
-    which it cannot while jitted code holds the main thread.  After a KeyboardInterrupt the
-    worker is left to finish on its own (a daemon thread: the process can exit); the next call
-    waits for it.  Elsewhere than in the main thread: a plain call."""
+    """``fn(*args)``, a jitted function compiled ``nogil``, played by a worker thread while the
+    main thread waits in short steps, so that Python's signal handlers run meanwhile: Ctrl-C
+    reaches sim.lab.progress.StopFlag (or raises KeyboardInterrupt) even while a policy loops
+    forever, which it cannot while jitted code holds the main thread.  After a
+    KeyboardInterrupt the call in flight is left to finish on its own (a daemon thread: the
+    process can exit); the next call waits for it.  Elsewhere than in the main thread: a plain
+    call.  One thread for every call: Numba's thread pool (OpenMP's team) is made once."""
     global _worker
     if threading.current_thread() is not threading.main_thread():
         return fn(*args)
-    while _worker is not None and _worker.is_alive():
-        _worker.join(0.05)
-    threads, done = numba.get_num_threads(), []
+    if _worker is None:
+        _worker = threading.Thread(target=_work, name="friday-games", daemon=True)
+        _worker.start()
+    job = {"call": (fn, args), "threads": numba.get_num_threads(), "done": threading.Event()}
+    _jobs.put(job)
+    while not job["done"].wait(0.05):
+        pass
+    if "error" in job:
+        raise job["error"]
+    return job["result"]
 
-    def work():
-        numba.set_num_threads(threads)          # thread-local in Numba
+
+def _work():
+    while True:
+        job = _jobs.get()
+        fn, args = job["call"]
         try:
-            done.append((fn(*args), None))
-        except BaseException as exc:            # raised again in the caller
-            done.append((None, exc))
-    _worker = threading.Thread(target=work, name="friday-games", daemon=True)
-    _worker.start()
-    while _worker.is_alive():
-        _worker.join(0.05)
-    result, error = done[0]
-    if error is not None:
-        raise error
-    return result
+            numba.set_num_threads(job["threads"])      # thread-local in Numba
+            job["result"] = fn(*args)
+        except BaseException as exc:                    # raised again in the caller
+            job["error"] = exc
+        job["done"].set()
 
 
 def _split(py, policy, also=None):
