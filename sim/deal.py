@@ -11,6 +11,14 @@ level 2 the two come together, since the Robinson stack's aging card is the agin
 card), the aging stack has its difficult cards below the normal ones (R2.1), the Robinson stack
 has 18 cards (19 from level 2, the 19th a normal aging card, R2.2), the hazard stack all 30
 hazards (R2.3), and the pirates are two different pirates (R2.4).
+
+A *position* is a deal that starts mid-game: any of the keys robinson_discard, hazard_discard,
+removed (cards out of the game, e.g. destroyed), life (0..max life) or step ("green", "yellow"
+or "red") makes one.  It gives the three stacks (any may be empty; pirates optional, life and
+step default to R2.5 and green); the R2 set-up checks give way to ``check_position``: every
+card of the level (start, aging, hazard) in exactly one pile, each pile of its family (the
+Robinson stack and discard: start, aging and knowledge = hazard cards; the aging stack: aging
+cards, in any order; the hazard stack and discard: hazards; removed: any).
 """
 from __future__ import annotations
 
@@ -22,6 +30,8 @@ from . import cards as C
 from .rules import RuleError
 
 DEAL_KEYS = ("robinson_stack", "aging_stack", "hazard_stack", "pirates")
+POSITION_PILES = ("robinson_discard", "hazard_discard", "removed")
+POSITION_KEYS = POSITION_PILES + ("life", "step")
 
 
 def load_deal(source) -> dict:
@@ -41,10 +51,11 @@ def load_deal(source) -> dict:
             raise RuleError(f"deal is not valid JSON: {exc}") from None
     if not isinstance(deal, dict):
         raise RuleError("a deal must be a JSON object")
-    unknown = set(deal) - set(DEAL_KEYS) - {"comment", "level"}
+    unknown = set(deal) - set(DEAL_KEYS) - set(POSITION_KEYS) - {"comment", "level"}
     if unknown:
-        raise RuleError(f"unknown deal keys {sorted(unknown)}: known are {', '.join(DEAL_KEYS)}")
-    for key, value in [(k, deal[k]) for k in DEAL_KEYS if k in deal]:
+        raise RuleError(f"unknown deal keys {sorted(unknown)}: known are "
+                        f"{', '.join(DEAL_KEYS + POSITION_KEYS)}")
+    for key, value in [(k, deal[k]) for k in DEAL_KEYS + POSITION_PILES if k in deal]:
         if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool)
                                                   for c in value):
             raise RuleError(f"deal {key} must be a list of card ids")
@@ -58,6 +69,8 @@ def check_deal(level: int, source) -> dict:
     """The deal ``source`` (as ``load_deal`` takes it) checked for ``level``: its stacks (top
     first) and pirates, the keys it gives only.  RuleError with one line if it is not legal."""
     deal = load_deal(source)
+    if set(POSITION_KEYS) & set(deal):
+        return check_position(level, deal)
     given = {key: list(deal[key]) for key in DEAL_KEYS if key in deal}
     _check_robinson_and_aging(level, given.get("robinson_stack"), given.get("aging_stack"))
     hazards, pirates = given.get("hazard_stack"), given.get("pirates")
@@ -132,3 +145,44 @@ def _check_aging_order(aging):
         raise RuleError(f"deal: the aging_stack breaks R2.1: the difficult aging cards "
                         f"{list(C.AGING_DIFFICULT_IDS)} go below every normal one, but {above} "
                         f"are above normal cards")
+
+
+def check_position(level: int, deal: dict) -> dict:
+    """A position (module docstring), complete: every pile as a list (top first), pirates only
+    if given, ``life`` an int and ``step`` a step name.  RuleError with one line if not legal."""
+    from .rules import STEP_NAMES, start_life
+    missing = [k for k in ("robinson_stack", "aging_stack", "hazard_stack") if k not in deal]
+    if missing:
+        raise RuleError(f"position: give the stacks {missing} too (any may be empty)")
+    given = {key: list(deal.get(key, ())) for key in DEAL_KEYS[:3] + POSITION_PILES}
+    start, aging, hazards = set(C.START_IDS), set(in_game_aging(level)), set(C.HAZARD_IDS)
+    families = {"robinson_stack": start | aging | hazards, "robinson_discard": start | aging
+                | hazards, "aging_stack": aging, "hazard_stack": hazards,
+                "hazard_discard": hazards, "removed": start | aging | hazards}
+    where: dict[int, list[str]] = {}
+    for key, cards in given.items():
+        for c in cards:
+            where.setdefault(c, []).append(key)
+        wrong = [c for c in cards if c not in families[key]]
+        if wrong:
+            raise RuleError(f"position: {key} holds {wrong} ({C.NAME[wrong[0]]}...), not "
+                            f"allowed there at level {level}")
+    twice = {c: w for c, w in where.items() if len(w) > 1}
+    if twice:
+        raise RuleError(f"position: cards in more than one place: {twice}")
+    away = sorted((start | aging | hazards) - set(where))
+    if away:
+        raise RuleError(f"position: cards {away} are in no pile (every card of the level is in "
+                        f"exactly one; put cards out of the game in removed)")
+    if "pirates" in deal:
+        given["pirates"] = check_deal(level, {"pirates": deal["pirates"]})["pirates"]
+    life, max_life = start_life(level)
+    life = deal.get("life", life)
+    if isinstance(life, bool) or not isinstance(life, int) or not 0 <= life <= max_life:
+        raise RuleError(f"position: life must be 0..{max_life} at level {level} (R2.5, R4.10: "
+                        f"0 is a life the game goes on with), got {life!r}")
+    step = deal.get("step", STEP_NAMES[0])
+    if step not in STEP_NAMES[:3]:
+        raise RuleError(f"position: step must be one of {list(STEP_NAMES[:3])}, got {step!r}")
+    given["life"], given["step"] = life, step
+    return given

@@ -43,6 +43,14 @@ class Options:
                          self.plus1_counts_destroyed], dtype=np.int64)
 
 
+def options_text(options) -> str:
+    """Rule options (an Options or its ``as_dict()``, as results files record them) as every
+    command prints them: ``old_age=lose, step_minus1_stacks=true, plus1_counts_destroyed=true``
+    (the values of RULES.md §O, as ``--option`` takes them)."""
+    values = options.as_dict() if isinstance(options, Options) else dict(options)
+    return ", ".join(f"{k}={str(v).lower()}" for k, v in values.items())
+
+
 _CHOICES = {"old_age": ("lose", "continue"),
             "step_minus1_stacks": (True, False),
             "plus1_counts_destroyed": (True, False)}

@@ -5,10 +5,9 @@ manner of OpenSpiel's playthroughs (tests/playthrough.py): ``play`` and ``deal_f
 on the reference engine (whose zones the test then inspects) and replay the same deal and
 actions on the fast engine, which must write the same trace and offer the same legal actions
 at every decision, also where the script ran out (``same_on_fast_engine``).  A situation no
-deal can give (sim.deal.check_deal: knowledge cards or two aging cards in the Robinson stack,
-a difficult aging card there, a discard pile, a hazard stack of other than 30 cards, a chosen
-life, a later step) is a stacked state, played on the reference engine only: the ``ref_``
-helpers (``ref_stacked``, ``ref_play_stacked``, ``ref_fight_stopped``, ``ref_fight_done``).
+set-up gives (knowledge cards or any aging cards in the Robinson stack, discard piles, removed
+cards, a short hazard stack, a chosen life, a later step) is a position (sim.deal: a deal that
+starts mid-game), played the same way: ``position``, ``play_position``, ``position_fight``.
 
 Card ids (sim.cards): 0-4 distracted(-1), 5-12 weak(0), 13-15 focused(+1), 16 genius(+2),
 17 eating(0, life_plus2); aging 18 distracted(-1), 19-20 stupid(-2), 21 very stupid(-3),
@@ -23,8 +22,8 @@ import sim.cards as C
 import sim.observation as O
 from policies.scripted import ScriptedPolicy
 from sim.actions import action_name
-from sim.reference import Game, GameOver
-from sim.rules import GREEN, Options, RuleError
+from sim.reference import Game
+from sim.rules import GREEN, PIRATES, RED, STEP_NAMES, Options, RuleError, start_life
 
 # readable names for the card ids used in the tests
 DISTRACTED = [0, 1, 2, 3, 4]
@@ -100,7 +99,54 @@ def new_game(actions, level=1, deal=None, options=None, seed=0, policy=None) -> 
                          deal=deal)
 
 
-def play(actions, level=1, deal=None, options=None, seed=0, **deal_kw) -> Game:
+def position(level: int = 1, robinson=None, discard=(), aging=None, hazard_stack=None,
+             hazard_discard=(), pirates=(P_6_20, P_7_25), life=None, step=GREEN) -> dict:
+    """A position (sim.deal: a deal that starts mid-game).  Stacks top first, the discards
+    bottom first (as the engine's zones read).  A stack not given holds make_deal(level)'s
+    cards of it that no given zone holds; the cards placed nowhere are removed (out of the
+    game).  ``step``: GREEN, YELLOW, RED, or PIRATES = red with an empty hazard stack (the
+    red step ends at once, R8.1, and the pirates come, R8.2)."""
+    if step == PIRATES:
+        step, hazard_stack = RED, []
+    base = make_deal(level)
+    zones = {"robinson_stack": robinson, "robinson_discard": list(reversed(discard)),
+             "aging_stack": aging, "hazard_stack": hazard_stack,
+             "hazard_discard": list(reversed(hazard_discard))}
+    explicit = {c for cards in zones.values() if cards is not None for c in cards}
+    pos = {key: list(cards) if cards is not None else
+           [c for c in base[key] if c not in explicit] for key, cards in zones.items()}
+    placed = {c for cards in pos.values() for c in cards}
+    pos["removed"] = [c for c in list(C.START_IDS) + in_game_aging(level) + list(C.HAZARD_IDS)
+                      if c not in placed]
+    pos.update(pirates=list(pirates), life=start_life(level)[0] if life is None else life,
+               step=STEP_NAMES[step])
+    return pos
+
+
+def play_position(actions, level=1, options=None, seed=0, policy=None, **spec) -> Game:
+    """``play`` from ``position(level, **spec)`` (both engines)."""
+    return play(actions, level, position(level, **spec), options, seed, policy)
+
+
+def position_fight(actions, opponent=53, level=1, options=None, seed=0, **spec) -> Game:
+    """The first fight of a position (``position(level, **spec)``), on both engines
+    (``play``): a hazard ``opponent`` is put on top of the hazard stack and fought (R3.1: the
+    next card, drawn with it, goes to the hazard discard); a pirate is fought first (R9.1;
+    spec step=PIRATES).  Then ``actions``."""
+    if opponent in C.PIRATE_IDS:
+        spec.setdefault("step", PIRATES)
+        if opponent not in spec.get("pirates", ()):
+            spec["pirates"] = [opponent, P_7_25 if opponent == P_6_20 else P_6_20]
+        first = f"pirate:{opponent}"
+    else:
+        pos = position(level, **spec)
+        spec["hazard_stack"] = [opponent] + [c for c in pos["hazard_stack"] if c != opponent]
+        spec["hazard_discard"] = [c for c in spec.get("hazard_discard", ()) if c != opponent]
+        first = f"fight:{opponent}"
+    return play([first] + list(actions), level, position(level, **spec), options, seed)
+
+
+def play(actions, level=1, deal=None, options=None, seed=0, policy=None, **deal_kw) -> Game:
     """Play a scripted game from a deal (``deal``, else ``make_deal(level, **deal_kw)``) on
     both engines.  If the script runs out, the game is left as it was at that decision:
     ``g.stopped`` is True and ``g.stop_message`` holds the error (which lists the legal
@@ -108,7 +154,7 @@ def play(actions, level=1, deal=None, options=None, seed=0, **deal_kw) -> Game:
     engine replays it (``same_on_fast_engine``)."""
     if deal is None:
         deal = make_deal(level, **deal_kw)
-    g = play_until_stop(new_game(actions, level, deal, options, seed))
+    g = play_until_stop(new_game(actions, level, deal, options, seed, policy))
     same_on_fast_engine(g)
     return g
 
@@ -191,95 +237,6 @@ def last(g, name: str) -> dict:
     return ev[-1]
 
 
-class ReferenceStackedGame(Game):
-    """A reference Game whose set-up is followed by hand-set zones (the 'stacked state').
-    Stacks are given top first, the discard piles bottom first.  A card named in a given zone
-    is taken out of the zones left at their default; cards placed nowhere are put into
-    ``removed`` so that every card stays in exactly one zone.  Reference engine only: the fast
-    engine starts a game from a deal (R2), and these zones are no deal."""
-
-    def __init__(self, level, seed, game, policy, options=None, spec=None):
-        super().__init__(level, seed, game, policy, options, deal=make_deal(level))
-        self.spec = spec or {}
-
-    def set_up(self):
-        super().set_up()
-        s = self.spec
-        if s.get("robinson") is not None:
-            self.robinson_stack = list(reversed(s["robinson"]))
-        if s.get("discard") is not None:
-            self.robinson_discard = list(s["discard"])
-        if s.get("aging") is not None:
-            self.aging_stack = list(reversed(s["aging"]))
-        if s.get("hazard_stack") is not None:
-            self.hazard_stack = list(reversed(s["hazard_stack"]))
-        if s.get("hazard_discard") is not None:
-            self.hazard_discard = list(s["hazard_discard"])
-        if s.get("pirates") is not None:
-            self.pirates = list(s["pirates"])
-        if s.get("life") is not None:
-            self.life = s["life"]
-        if s.get("aging_in_game") is not None:
-            self.aging_in_game = s["aging_in_game"]
-        explicit = set()
-        for key in ("robinson", "discard", "aging", "hazard_stack", "hazard_discard"):
-            explicit.update(s.get(key) or ())
-        for key, attr in (("robinson", "robinson_stack"), ("discard", "robinson_discard"),
-                          ("aging", "aging_stack"), ("hazard_stack", "hazard_stack"),
-                          ("hazard_discard", "hazard_discard")):
-            if s.get(key) is None:
-                setattr(self, attr, [c for c in getattr(self, attr) if c not in explicit])
-        placed = set()
-        for zone in (self.robinson_stack, self.robinson_discard, self.aging_stack,
-                     self.hazard_stack, self.hazard_discard, self.pirates, self.out_of_game,
-                     C.PIRATE_IDS):
-            placed.update(zone)
-        self.removed = [c for c in range(C.N_CARDS) if c not in placed]
-
-
-def ref_stacked(level=1, actions=(), options=None, step=GREEN, seed=0, **spec) -> Game:
-    """A ReferenceStackedGame after set-up, at ``step``, ready for ``fight(g, ...)`` or
-    ``g.pirate_fights()``.  spec keys: robinson, discard, aging, hazard_stack,
-    hazard_discard, pirates, life, aging_in_game.  Reference engine only (no deal gives a
-    stacked state, nor a start at a later step)."""
-    g = ReferenceStackedGame(level, seed, 0, ScriptedPolicy(list(actions)), options or Options(),
-                             spec)
-    g.set_up()
-    g.step = step
-    g.stopped, g.stop_message = False, ""
-    return g
-
-
-def ref_play_stacked(actions, level=1, options=None, seed=0, policy=None, **spec) -> Game:
-    """Play a whole game (Game.play) from a stacked set-up; like ``play`` for running out.
-    Reference engine only (a stacked state is no deal)."""
-    return play_until_stop(ReferenceStackedGame(level, seed, 0,
-                                                policy or ScriptedPolicy(list(actions)),
-                                                options or Options(), spec))
-
-
-def run(g, method, *args, **kwargs) -> str:
-    """Call a Game method on a stacked game, reference engine only (e.g.
-    ``run(g, g.run_fight, 53, False)``); returns 'done', 'gameover' (g.cause set as Game.play
-    would) or 'stopped' (script ran out; g.stop_message lists the legal actions)."""
-    try:
-        method(*args, **kwargs)
-        return "done"
-    except GameOver as over:
-        g.cause = over.cause
-        return "gameover"
-    except RuleError as exc:
-        if "ran out" not in str(exc):
-            raise
-        g.stopped, g.stop_message = True, str(exc)
-        return "stopped"
-
-
-def fight(g, opponent: int, is_pirate: bool = False) -> str:
-    """Run one fight on a stacked game (see ``run``)."""
-    return run(g, g.run_fight, opponent, is_pirate=is_pirate)
-
-
 def zones(g) -> dict[str, list[int]]:
     """Every zone a card can be in (for conservation checks)."""
     z = {"robinson_stack": g.robinson_stack, "robinson_discard": g.robinson_discard,
@@ -344,20 +301,3 @@ class AutoPolicy:
             if preferred in legal:
                 return preferred
         return legal[0]
-
-
-def ref_fight_stopped(actions, opponent=53, **spec):
-    """A stacked game's fight against ``opponent`` that stops when the script runs out
-    (reference engine only: for a fight a deal can give, ``deal_fight``)."""
-    g = ref_stacked(actions=actions, **spec)
-    assert fight(g, opponent) == "stopped", g.trace[-3:]
-    return g
-
-
-def ref_fight_done(actions, opponent=53, **spec):
-    """A stacked game's fight against ``opponent`` that ends before the script runs out
-    (reference engine only: for a fight a deal can give, ``deal_fight``)."""
-    g = ref_stacked(actions=actions, **spec)
-    result = fight(g, opponent)
-    assert result == "done", (result, g.stop_message)
-    return g

@@ -147,7 +147,7 @@ def test_cards_file_from_another_folder(tmp_path, monkeypatch):
                  "--cards", "sub/mine.csv")
     assert result.exit_code == 0, result.output
     head = json.loads(result.output.splitlines()[0])
-    assert head["card_table"]["changes"] == ["63.pirate_hazard_value=30 (was 40)"]
+    assert head["x"]["card_table"]["changes"] == ["63.pirate_hazard_value=30 (was 40)"]
 
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])
@@ -158,8 +158,8 @@ def test_edited_table_in_trace_header(engine):
     head = json.loads(result.output.splitlines()[0])
     assert head["cards"][63]["pirate"]["value"] == 35
     assert head["cards"][57]["hazard"]["values"] == [5, 9, 13]
-    assert head["card_table"]["table"] == "edited"
-    assert head["card_table"]["hash"] == build(sets=["63.pirate_hazard_value=35",
+    assert head["x"]["card_table"]["table"] == "edited"
+    assert head["x"]["card_table"]["hash"] == build(sets=["63.pirate_hazard_value=35",
                                                      "57.hazard_red=13"]).hash
 
 

@@ -145,12 +145,64 @@ def test_report_any_policies(tmp_path, monkeypatch):
     assert "| 4 | cull-green - always-fight |" in md and "McNemar" in md and "Ranking" in md
     assert (out / "paired_differences.png").exists() and not (out / "pirates.md").exists()
     assert "file `policies/cull_green.py`" in md
+    assert f"rule options {OPTIONS_TEXT})" in md and "{'old_age'" not in md
     assert "wrote policies.md" in result.output
     again = run("report", "random", "always-fight", "--level", 1, "--games", 10, "--out", out)
     assert again.exit_code == 2 and "--force" in again.output
     for args in (["--level", "0"], ["nope"]):
         bad = run("report", *args, "--games", 10, "--out", tmp_path / "x")
         assert bad.exit_code == 2 and bad.output.startswith("error:"), bad.output
+
+
+OPTIONS_TEXT = "old_age=continue, step_minus1_stacks=true, plus1_counts_destroyed=true"
+
+
+def test_rule_options_are_printed_alike_by_every_command():
+    """simulate, compare and the readable log print the options in one form (sim.rules
+    options_text), the report too (test_report_any_policies), never as a Python dict."""
+    opt = ["--option", "old_age=continue", "--level", 1]
+    outputs = [run("simulate", "--games", 50, *opt), run("compare", "random", "expert",
+                                                         "--games", 50, *opt),
+               run("replay", "--seed", 3, *opt)]
+    for result in outputs:
+        assert result.exit_code == 0, result.output
+        assert OPTIONS_TEXT in result.output and "{'old_age'" not in result.output
+
+
+def test_compare_out_has_the_pirate_columns_of_simulate_out(tmp_path):
+    """Each side of ``compare --out`` carries simulate's pirate_1_beaten, pirate_2_beaten and
+    pirate_first (which pirate a compared game was lost to), equal to simulate's rows."""
+    out = tmp_path / "paired.parquet"
+    result = run("compare", "expert", "cull-green", "--level", "1,4", "--games", 400, "--seed", 3,
+                 "--out", out)
+    assert result.exit_code == 0, result.output
+    df = pd.read_parquet(out)
+    for policy in ("expert", "cull-green"):
+        solo = simulate(policy, level=[1, 4], games=400, seed=3)
+        for col in ("pirate_1_beaten", "pirate_2_beaten", "pirate_first", "won", "score"):
+            assert np.array_equal(df[f"{policy}:{col}"].to_numpy().astype(np.int64),
+                                  solo[col].to_numpy().astype(np.int64)), (policy, col)
+        assert (df[f"{policy}:pirate_first"] >= 0).any()          # some games reach a pirate
+        lost_to_pirate = (df[f"{policy}:step"] == "pirates") & ~df[f"{policy}:won"]
+        assert lost_to_pirate.any()
+        beaten = df[f"{policy}:pirate_1_beaten"] + df[f"{policy}:pirate_2_beaten"]
+        assert (beaten[df[f"{policy}:won"]] == 2).all() and (beaten[lost_to_pirate] < 2).all()
+
+
+@pytest.mark.parametrize("bad, message", [
+    ([1, 2, 3], "summarize takes a frame of game results (from sim.lab.simulate or "
+                "play_paired), not list [1, 2, 3]"),
+    (None, "summarize takes a frame of game results (from sim.lab.simulate or play_paired), "
+           "not NoneType None"),
+    (pd.DataFrame({"level": [1], "won": [True]}),
+     "summarize takes a frame of game results (from sim.lab.simulate or play_paired): this "
+     "one lacks the column(s) score, step, cause"),
+])
+def test_summarize_refuses_what_is_not_a_result_frame(bad, message):
+    from sim.rules import RuleError
+    with pytest.raises(RuleError) as err:
+        summarize(bad)
+    assert str(err.value) == message
 
 
 def test_simulate_reference_engine_gives_the_same_rows():
@@ -171,3 +223,40 @@ def test_compare_with_an_edited_card_table():
     want = run_batch(4, 2, 0, 400, load_policy("expert"), cards=table)
     assert np.array_equal(paired["expert:won"].to_numpy(), want["won"].astype(bool))
     assert paired.attrs["cards"]["table"] == "edited" and paired.attrs["cards"]["changes"]
+
+
+def _fake_comparison(policies=("p1", "p2", "p3", "p4", "p5"), levels=(1, 2, 3, 4)):
+    """A compare_paired-like frame: every pair of five policies on four levels (10 pairs)."""
+    from itertools import combinations
+    rows = [{"level": lv, "a": a, "b": b, "games": 1000, "win_diff": d / 100,
+             "win_diff_low": d / 100 - 0.01, "win_diff_high": d / 100 + 0.01, "score_diff": d,
+             "score_diff_low": d - 1, "score_diff_high": d + 1}
+            for lv in levels for k, (a, b) in enumerate(combinations(policies, 2))
+            for d in [(k - 4) * 3.0]]
+    out = pd.DataFrame(rows)
+    out.attrs["seed"] = 1
+    return out
+
+
+def test_paired_differences_figure_is_compact_labelled_and_its_titles_apart():
+    """Ten pairs on four levels: every pair named on the y axis (not by colour alone), the
+    main title, the two row titles and the panel titles do not overlap, and the image is
+    compact (results/paired_differences.png was 1210 x 2376 px, mostly empty)."""
+    import matplotlib.pyplot as plt
+    from sim.lab import plot_paired_differences
+    fig = plot_paired_differences(_fake_comparison())
+    width, height = fig.get_size_inches() * 110          # as written (sim.lab.plots.finish)
+    assert width <= 1600 and height <= 1000, (width, height)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    titles = [fig._suptitle] + [sub._suptitle for sub in fig.subfigs]
+    titles += [ax.title for sub in fig.subfigs for ax in sub.axes]
+    boxes = [t.get_window_extent(renderer) for t in titles]
+    assert len(boxes) == 3 + 8
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), (a, b)
+    for sub in fig.subfigs:
+        labels = [t.get_text() for t in sub.axes[0].get_yticklabels()]
+        assert labels[0] == "p1 - p2" and len(labels) == 10 and labels[-1] == "p4 - p5"
+    plt.close(fig)

@@ -38,6 +38,11 @@ SCHEMA = {
                   "removed": INTS},
     "game_end": {"won": BOOL, "cause": STR, "life": INT, "score": INT, "step": STR},
 }
+# TRACE.md's header: field -> type (every field required; extra ones only under "x")
+HEADER = {"format": STR, "version": INT, "engine": STR, "level": INT, "seed": INT, "game": INT,
+          "policy": STR, "options": DICT, "cards": "cards"}
+CARD = {"id": INT, "kind": STR, "name": STR, "fight_value": INT, "ability": STR,
+        "destroy_cost": INT, "hazard": "hazard|null", "pirate": "pirate|null"}
 ENUMS = {
     ("step", "step"): set(STEP_NAMES), ("game_end", "step"): set(STEP_NAMES),
     ("fight_start", "kind"): {"hazard", "pirate"},
@@ -67,6 +72,42 @@ def check_type(kind, v):
     if kind == INTS:
         return type(v) is list and all(_is_int(c) and 0 <= c < C.N_CARDS for c in v)
     raise AssertionError(kind)
+
+
+def validate_header(head, engine=None):
+    """The header line against TRACE.md: every field, nothing extra outside ``x``, the card
+    table (one entry per card, ids in order, hazard and pirate sides of the right kinds) and
+    every rule option of RULES.md §O with a value of §O."""
+    assert head["e"] == "header" and set(head) - {"e", "x"} == set(HEADER), sorted(head)
+    for field, kind in HEADER.items():
+        assert kind == "cards" or check_type(kind, head[field]), f"{field} of the header"
+    assert head["format"] == "friday-trace" and head["version"] == 1
+    assert head["engine"] in ({"reference", "fast"} if engine is None else {engine})
+    assert head["level"] in (1, 2, 3, 4) and head["seed"] >= 0 and head["game"] >= 0
+    assert set(head["options"]) == set(Options().as_dict())
+    assert head["options"]["old_age"] in ("lose", "continue")
+    assert all(type(v) is bool for k, v in head["options"].items() if k != "old_age")
+    assert type(head.get("x", {})) is dict
+    cards = head["cards"]
+    assert type(cards) is list and [c["id"] for c in cards] == list(range(C.N_CARDS))
+    for card in cards:
+        assert set(card) == set(CARD), card
+        for field, kind in CARD.items():
+            assert "|" in kind or check_type(kind, card[field]), f"{field} of {card}"
+        assert card["kind"] in C.KIND_NAMES and card["kind"] == C.KIND_NAMES[C.KIND[card["id"]]]
+        assert card["ability"] in C.ABILITY_NAMES
+        hazard, pirate = card["hazard"], card["pirate"]
+        assert (hazard is not None) == (card["kind"] == "hazard"), card
+        assert (pirate is not None) == (card["kind"] == "pirate"), card
+        if hazard is not None:
+            assert set(hazard) == {"title", "free", "values"} and type(hazard["title"]) is str
+            assert _is_int(hazard["free"]) and len(hazard["values"]) == 3
+            assert all(_is_int(v) for v in hazard["values"])
+        if pirate is not None:
+            assert set(pirate) == {"free", "value", "ability"}
+            assert _is_int(pirate["free"]) and _is_int(pirate["value"])
+            assert pirate["ability"] in C.PIRATE_ABILITY_NAMES
+    json.loads(json.dumps(head))
 
 
 # the checks that apply to some events only: an enum field (ENUMS), an event's own rule
@@ -261,3 +302,28 @@ def test_conformance_with_options(options):
     """The same checks with non-default options."""
     run_games(Greedy(), 1, 150, options=options, seed=7)
     run_games(load_policy("random"), 3, 300, options=options, seed=7)
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("extra", [[], ["--set", "63.pirate_hazard_value=35", "--option",
+                                        "old_age=continue", "--option",
+                                        "step_minus1_stacks=false"]])
+def test_trace_header_conforms(engine, extra):
+    """The header ``friday replay --format jsonl`` writes (both engines, the printed and an
+    edited card table, default and other options): TRACE.md's fields and nothing else outside
+    ``x``; the card table's name, hash and edits are kept there, under ``x.card_table``; the
+    events after it are valid too."""
+    from typer.testing import CliRunner
+    from sim.cli import app
+    from sim.cardtable import build
+    result = CliRunner().invoke(app, ["replay", "--level", "2", "--seed", "4", "--format",
+                                      "jsonl", "--engine", engine, *extra])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    head = lines[0]
+    validate_header(head, engine)
+    assert set(head["x"]) == {"card_table"}
+    table = build(sets=extra[1:2])
+    assert head["x"]["card_table"] == {"table": "edited" if extra else "printed",
+                                       "hash": table.hash, "changes": table.meta()["changes"]}
+    validate_trace(lines[1:], lines[1]["max_life"])

@@ -5,9 +5,11 @@ from itertools import combinations
 import pytest
 
 import sim.cards as C
-from helpers import MORONIC, VERY_HUNGRY, VERY_STUPID, check_conservation, make_deal, new_game
+import sim.observation as O
+from helpers import (MORONIC, VERY_HUNGRY, VERY_STUPID, check_conservation, make_deal, new_game,
+                     play, position)
 from sim.deal import DEAL_KEYS, check_deal
-from sim.rules import RuleError
+from sim.rules import YELLOW, RuleError
 
 A_DISTRACTED = 18     # a normal aging card
 # issue 27: the Robinson stack's aging card is very hungry (difficult), the rest lie in order
@@ -148,3 +150,62 @@ def test_r2_an_accepted_partial_deal_is_legal_on_every_seed(level):
                 g.set_up()
                 check_conservation(g)
                 check_deal(level, {k: v for k, v in g.trace[0].items() if k in DEAL_KEYS})
+
+
+# --- positions (sim.deal: a deal that starts mid-game) -------------------------------------
+def _position(level=1, **changes):
+    pos = position(level, robinson=[53, 16, 5], discard=[0, 18], hazard_discard=[29],
+                   life=7, step=YELLOW)
+    return {**pos, **changes}
+
+
+def test_a_position_is_checked_for_conservation_and_families_instead_of_r2():
+    """A position holds knowledge and aging cards in the Robinson stack and discard, any
+    order of aging cards, short hazard stacks, removed cards: every card of the level once."""
+    pos = _position(aging_stack=[MORONIC] + [c for c in _position()["aging_stack"]
+                                             if c != MORONIC])
+    assert check_deal(1, pos) == pos
+    assert check_deal(3, position(3, robinson=[VERY_STUPID, 5]))["removed"]
+
+
+@pytest.mark.parametrize("changes, match", [
+    ({"robinson_discard": [0, 18, 5]}, r"more than one place: \{5: \['robinson_stack', "
+                                       r"'robinson_discard'\]\}"),
+    ({"removed": _position()["removed"][1:]}, r"cards \[1\] are in no pile"),
+    ({"aging_stack": _position()["aging_stack"] + [30]}, r"aging_stack holds \[30\]"),
+    ({"hazard_stack": [5] + _position()["hazard_stack"]}, r"hazard_stack holds \[5\]"),
+    ({"life": -1}, r"life must be 0\.\.22 at level 1"),
+    ({"life": 23}, r"life must be 0\.\.22 at level 1"),
+    ({"life": "7"}, r"life must be 0\.\.22"),
+    ({"step": "pirates"}, r"step must be one of \['green', 'yellow', 'red'\], got 'pirates'"),
+    ({"step": "blue"}, r"step must be one of"),
+    ({"pirates": [59, 59]}, "two different pirate ids"),
+])
+def test_a_bad_position_is_refused_with_one_line(changes, match):
+    refused(1, _position(**changes), match)
+
+
+def test_a_position_gives_the_three_stacks():
+    pos = _position()
+    del pos["hazard_stack"]
+    refused(1, pos, r"give the stacks \['hazard_stack'\] too")
+
+
+def test_very_stupid_is_no_card_of_levels_1_and_2_in_a_position():
+    refused(2, position(2, robinson=[VERY_STUPID, 5]), r"robinson_stack holds \[21\]")
+
+
+def test_both_engines_refuse_a_bad_position_and_play_a_good_one_alike():
+    """The one check serves both engines; a position's set-up (zones, life, step) is the same
+    on both: the setup and step events, the observation and the legal actions."""
+    from policies import load_policy
+    from sim.fast import play_fast
+    bad = _position(life=99)
+    with pytest.raises(RuleError, match="life must be"):
+        new_game([], 1, bad).set_up()
+    with pytest.raises(RuleError, match="life must be"):
+        play_fast(1, 1, 0, load_policy("expert"), deal=bad)
+    g = play([], deal=_position())
+    assert g.trace[1] == {"e": "step", "step": "yellow", "hazard_stack": g.trace[0]["hazard_stack"]}
+    assert g.trace[0]["life"] == 7 and g.robinson_discard == [0, 18]
+    assert g.aging_in_game == 10 and g.observation(0)[O.O_AGING_TAKEN] == 1

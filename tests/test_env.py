@@ -56,3 +56,28 @@ def test_readme_env_example_runs(capsys):
                      readme, re.S).group(1)
     exec(code, {})
     assert capsys.readouterr().out.strip()
+
+
+def test_step_before_reset_says_to_call_reset_first():
+    env = FridayEnv(level=1)
+    with pytest.raises(RuleError) as err:
+        env.step(0)
+    assert str(err.value) == "FridayEnv.step: no episode yet: call reset() first"
+
+
+def test_step_after_the_end_says_the_episode_is_over():
+    env = FridayEnv(level=1)
+    obs, info = env.reset(seed=3)
+    while True:
+        obs, reward, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            break
+    with pytest.raises(RuleError, match="the episode is over: call reset"):
+        env.step(0)
+
+
+def test_step_refuses_what_is_not_an_action():
+    env = FridayEnv(level=1)
+    env.reset(seed=3)
+    with pytest.raises(RuleError, match="action None is not an action"):
+        env.step(None)

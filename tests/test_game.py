@@ -231,3 +231,63 @@ def test_readme_game_example_runs():
     g = scope["g"]
     assert g.is_over and scope["c"].legal_actions() and scope["h"].observation.shape
     assert Game.new(level=4, seed=1, game=0).legal_action_names() == ["fight:37", "fight:39"]
+
+
+LAST = "0..9223372036854775807"
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"seed": -1}, f"seed -1 out of range: use {LAST}"),
+    ({"seed": 2**63}, f"seed 9223372036854775808 out of range: use {LAST}"),
+    ({"game": -5}, f"game -5 out of range: use {LAST}"),
+    ({"game": 2**64 + 5}, f"game 18446744073709551621 out of range: use {LAST}"),
+    ({"seed": 1.5}, f"seed 1.5 out of range: use {LAST}"),
+    ({"game": "3"}, f"game '3' out of range: use {LAST}"),
+])
+def test_game_new_refuses_seeds_and_game_indices_the_engine_cannot_deal(kw, message):
+    """The same words as sim.lab.simulate's seed and first_game (sim.rules.check_seed), never a
+    Numba traceback or a silently wrapped index."""
+    with pytest.raises(RuleError) as err:
+        Game.new(level=1, **kw)
+    assert str(err.value) == message
+
+
+def test_game_new_takes_the_last_seed_and_game_index():
+    g = Game.new(level=1, seed=2**63 - 1, game=np.int64(2**63 - 1))
+    assert g.seed == g.game == 2**63 - 1 and g.phase == "hazard"
+
+
+def test_resampled_refuses_a_negative_seed():
+    g = Game.new(level=1, seed=3)
+    with pytest.raises(RuleError) as err:
+        g.resampled(-3)
+    assert str(err.value) == f"seed -3 out of range: use {LAST}"
+    assert g.resampled(np.uint64(7)).phase == "hazard"
+
+
+@pytest.mark.parametrize("bad", [None, 1.5, True, [3], {"a": 1}])
+def test_step_refuses_what_is_not_an_action(bad):
+    g = Game.new(level=1, seed=3)
+    with pytest.raises(RuleError) as err:
+        g.step(bad)
+    assert str(err.value) == (f"action {bad!r} is not an action: give an action id (an int) "
+                              "or a name such as 'draw' (g.legal_action_names())")
+    assert g.phase == "hazard" and not g.is_over          # the game is left as it was
+
+
+def test_step_takes_numpy_action_ids():
+    g = Game.new(level=1, seed=3)
+    g.step(np.int64(g.legal_actions()[0]))
+    g.step(np.array(g.legal_actions()[0]))
+    assert g.phase == "fight"
+
+
+def test_printed_game_names_the_hazard_by_its_hazard_side():
+    """Game 0 of seed 3, level 1 draws With the raft to the wreck (36) and Exploring the island
+    (44, whose knowledge side is food +1): both named by their hazard side, in the fight too."""
+    g = Game.new(level=1, seed=3)
+    assert "hazards drawn: With the raft to the wreck [36], Exploring the island [44]" in str(g)
+    g.step("fight:44")
+    fight = next(line for line in str(g).splitlines() if line.startswith("fight:"))
+    assert fight.startswith("fight: Exploring the island [44] value 1,"), fight
+    assert "food" not in str(g)

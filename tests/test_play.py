@@ -6,7 +6,9 @@ from typer.testing import CliRunner
 
 from policies import load_policy
 from sim.actions import action_name
+from sim import observation as O
 from sim.cli import app
+from sim.play.terminal import menu_order
 from sim.reference import Game
 
 runner = CliRunner()
@@ -25,14 +27,18 @@ class Recorder:
         self.policy.reset(seed, game)
 
     def choose(self, obs, legal, n_legal):
+        """The legal actions as the menu numbers them (menu_order), and the answer."""
         action = self.policy.choose(obs, legal, n_legal)
-        self.moves.append(([int(a) for a in legal[:n_legal]], action))
+        menu = menu_order(int(obs[O.O_PHASE]), [int(a) for a in legal[:n_legal]],
+                          self.game.trace)
+        self.moves.append((menu, action))
         return action
 
 
 def expert_game():
     rec = Recorder()
-    return Game(LEVEL, SEED, GAME, rec).play(), rec.moves
+    rec.game = Game(LEVEL, SEED, GAME, rec)
+    return rec.game.play(), rec.moves
 
 
 def play(stdin: str, *extra):
@@ -116,3 +122,23 @@ def test_ids_tag_the_cards_only_when_asked():
     plain, tagged = play("q\n"), play("q\n", "--ids")
     assert "#" not in plain.output.split("Your choice")[0]
     assert " #" in tagged.output.split("Your choice")[0]
+
+
+def test_the_menu_lists_the_hazards_in_the_order_of_the_hazards_line():
+    """Level 1, seed 3 draws Exploring the island, then With the raft to the wreck (card ids
+    44 and 36): the menu numbers them in that order, as the log's Hazards: line names them,
+    and 1 fights the first one named."""
+    result = runner.invoke(app, ["play", "--level", "1", "--seed", "3"], input="1\nq\n")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    hazards = next(line for line in lines if line.strip().startswith("Hazards:"))
+    assert hazards.strip().startswith("Hazards: Exploring the island (value 1, 2 free cards) "
+                                      "and With the raft to the wreck"), hazards
+    menu = [line.split() for line in lines if line.strip().startswith(("1  fight", "2  fight"))]
+    assert [m[:2] for m in menu[:2]] == [["1", "fight:44"], ["2", "fight:36"]], menu
+    assert " ".join(menu[0][2:]).startswith("fight Exploring the island")
+    assert "Fight against Exploring the island" in result.output
+
+
+def test_menu_order_elsewhere_is_the_engines():
+    assert menu_order(O.PH_FIGHT, [0, 1, 2], []) == [0, 1, 2]

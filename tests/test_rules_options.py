@@ -1,12 +1,12 @@
 """§O rule options: old_age, step_minus1_stacks, plus1_counts_destroyed (defaults first).
 
-The recording test plays a deal on both engines; the options' effects need an empty aging
-stack, knowledge cards in the Robinson stack or a later step: stacked states, the reference
-engine only (the ``ref_`` helpers)."""
+The recording test plays a deal; the options' effects need an empty aging stack, knowledge
+cards in the Robinson stack or a later step: positions (sim.deal, ``position_fight``).  Every
+game is played on both engines."""
 import pytest
 
 import sim.observation as O
-from helpers import GENIUS, fight, last, legal_at_stop, play, ref_play_stacked, ref_stacked
+from helpers import GENIUS, last, legal_at_stop, play, play_position, position_fight
 from sim.rules import PIRATES, RED, Options, parse_options
 from sim.trace import header
 
@@ -34,8 +34,7 @@ def test_defaults_and_recording():
 def test_old_age_continue_reshuffles_without_aging():
     """old_age=continue (R7.2, source 003): aging stack empty: the discard (#6) alone becomes
     the stack (aging_added null); the game goes on."""
-    g = ref_stacked(actions=["draw", "draw"], options=CONTINUE, robinson=[5], discard=[6], aging=[])
-    assert fight(g, 53) == "stopped"
+    g = position_fight(["draw", "draw"], options=CONTINUE, robinson=[5], discard=[6], aging=[])
     assert last(g, "reshuffle") == {"e": "reshuffle", "aging_added": None,
                                     "robinson_stack": [6]}
     assert g.fight.left == [5, 6]
@@ -43,8 +42,8 @@ def test_old_age_continue_reshuffles_without_aging():
 
 def test_old_age_lose_is_the_default():
     """old_age=lose (default): the same situation loses by old age."""
-    g = ref_play_stacked(["fight:53", "draw", "draw"], robinson=[5], discard=[6], aging=[],
-                         hazard_stack=[53, 29])
+    g = play_position(["fight:53", "draw", "draw"], robinson=[5], discard=[6], aging=[],
+                      hazard_stack=[53, 29])
     assert g.trace[-1]["cause"] == "old_age"
 
 
@@ -52,27 +51,22 @@ def test_old_age_continue_nothing_to_draw_ends_drawing():
     """R7.3 with old_age=continue: no stack, discard or aging card: drawing ends for this
     fight: after weak #5 only 'end' is legal (no draw, no pay); with nothing at all, 'end'
     is legal at once (R4.4 exception); draw_plus1 is not offered."""
-    g = ref_stacked(actions=["draw"], options=CONTINUE, robinson=[5], discard=[], aging=[])
-    fight(g, 53)
+    g = position_fight(["draw"], options=CONTINUE, robinson=[5], discard=[], aging=[])
     assert legal_at_stop(g) == ["end"]
-    g = ref_stacked(options=CONTINUE, robinson=[], discard=[], aging=[])
-    fight(g, 53)
+    g = position_fight([], options=CONTINUE, robinson=[], discard=[], aging=[])
     assert legal_at_stop(g) == ["end"]
-    g = ref_stacked(actions=["draw"], options=CONTINUE, robinson=[50], discard=[], aging=[])
-    fight(g, 53)
+    g = position_fight(["draw"], options=CONTINUE, robinson=[50], discard=[], aging=[])
     assert legal_at_stop(g) == ["end"]
     # default: drawing is still possible (and loses by old age)
-    g = ref_stacked(actions=["draw"], robinson=[50], discard=[], aging=[])
-    fight(g, 53)
+    g = position_fight(["draw"], robinson=[50], discard=[], aging=[])
     assert legal_at_stop(g) == ["end", "draw", "pay", "use:50"]
 
 
 def test_old_age_continue_sort3_takes_nothing_when_nothing_drawable():
     """R5.6 + R7.3 (continue): vision on an empty everything: no sort_take decision; the
     ability event shows nothing seen."""
-    g = ref_stacked(actions=["draw", "use:52"], options=CONTINUE, robinson=[52], discard=[],
-                    aging=[])
-    fight(g, 53)
+    g = position_fight(["draw", "use:52"], options=CONTINUE, robinson=[52], discard=[],
+                       aging=[])
     assert last(g, "ability")["detail"] == {"seen": [], "discarded": None, "order": []}
     assert legal_at_stop(g) == ["end"]
 
@@ -81,9 +75,9 @@ def test_old_age_continue_sort3_takes_nothing_when_nothing_drawable():
 def _two_step_minus(options):
     """Red wild animals (11 / 7 / 4): books #38 and mimicry #37 copying it: two uses; genius
     2 -> lost either way (then 'done' on the destroy budget)."""
-    g = ref_stacked(actions=["draw", "draw", "draw", "use:38", "use:37", "target:38", "end",
-                         "done"], options=options, step=RED, robinson=[38, 37, GENIUS])
-    assert fight(g, 53) == "done"
+    g = position_fight(["draw", "draw", "draw", "use:38", "use:37", "target:38", "end",
+                        "done"], options=options, step=RED, robinson=[38, 37, GENIUS])
+    assert g.fight is None
     return [e for e in g.trace if e["e"] == "fight_end"][-1]
 
 
@@ -103,9 +97,8 @@ def test_step_minus1_stacks_false_one_step():
 # --- plus1_counts_destroyed (R9.5) -------------------------------------------------------
 def _plus1(options):
     """10/52 pirate: realization #35 (0), genius (2), focused #13 destroyed: 3 cards."""
-    g = ref_stacked(actions=["draw"] * 3 + ["use:35", "target:13"], options=options,
-                    step=PIRATES, robinson=[35, GENIUS, 13])
-    fight(g, 66, is_pirate=True)
+    g = position_fight(["draw"] * 3 + ["use:35", "target:13"], opponent=66, options=options,
+                       step=PIRATES, robinson=[35, GENIUS, 13])
     return g.fight_total()[0]
 
 

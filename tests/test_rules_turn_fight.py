@@ -1,5 +1,5 @@
-"""R3 (a turn) and R4 (the fight), each from a deal (both engines) or a stacked state (the
-reference engine only, the ``ref_`` helpers) plus a script.
+"""R3 (a turn) and R4 (the fight), each from a deal or a position (sim.deal: a deal that
+starts mid-game) plus a script, on both engines.
 
 Hazard values used (cards.csv): raft #29-38 free 1, values 0/1/3; exploring #39-46 free 2,
 1/3/6; wild animals #53-56 free 4, 4/7/11.  Start cards: 0-4 distracted -1, 5-12 weak 0,
@@ -7,8 +7,8 @@ Hazard values used (cards.csv): raft #29-38 free 1, values 0/1/3; exploring #39-
 """
 import pytest
 
-from helpers import (GENIUS, HUNGRY, deal_fight, events, fight, last, legal_at_stop, make_deal,
-                     play, ref_play_stacked, ref_stacked, run)
+from helpers import (GENIUS, HUNGRY, deal_fight, events, last, legal_at_stop, make_deal, play,
+                     play_position, position_fight)
 from sim.rules import RED, YELLOW
 
 pytestmark = pytest.mark.usefixtures("fast_engine")      # conftest: the one warm-up
@@ -30,23 +30,22 @@ def test_r3_1_draw_two_choose_one():
 def test_r3_2_last_card_fight_or_skip():
     """R3.2: with exactly one hazard left it is drawn; the player may fight it or discard it
     without a fight (skip)."""
-    g = ref_stacked(hazard_stack=[39], hazard_discard=[29])
-    assert run(g, g.hazard_turn) == "stopped"
+    g = play_position([], hazard_stack=[39], hazard_discard=[29])
+    assert last(g, "hazards_drawn")["cards"] == [39]
     assert legal_at_stop(g) == ["skip", "fight:39"]
-    g = ref_stacked(actions=["skip"], hazard_stack=[39], hazard_discard=[29])
-    assert run(g, g.hazard_turn) == "done"
-    assert g.hazard_discard == [29, 39] and g.hazard_stack == []
+    # skipped: the stack is empty, the step ends (R3.3) and yellow shuffles both back (R8.1)
+    g = play_position(["skip"], hazard_stack=[39], hazard_discard=[29])
     assert last(g, "hazard_choice") == {"e": "hazard_choice", "fight": None, "discarded": [39]}
+    assert sorted(last(g, "step")["hazard_stack"]) == [29, 39]
     assert not events(g, "fight_start")
-    g = ref_stacked(actions=["fight:39"], hazard_stack=[39])
-    assert run(g, g.hazard_turn) == "stopped"
+    g = play_position(["fight:39"], hazard_stack=[39])
     assert g.fight.opponent == 39
 
 
 def test_r3_3_empty_stack_ends_step():
     """R3.3/R8.1: an empty hazard stack ends the step at once: with no hazards at all the game
     goes green -> yellow -> red -> pirates without a turn."""
-    g = ref_play_stacked([], hazard_stack=[], hazard_discard=[])
+    g = play_position([], hazard_stack=[], hazard_discard=[])
     assert [e["step"] for e in events(g, "step")] == ["green", "yellow", "red", "pirates"]
     assert not events(g, "hazards_drawn")
     assert legal_at_stop(g) == ["pirate:59", "pirate:60"]
@@ -55,13 +54,12 @@ def test_r3_3_empty_stack_ends_step():
 # --- R4 -----------------------------------------------------------------------------------
 def test_r4_1_value_per_step_and_free_cards():
     """R4.1: wild animals (#53) is worth 4 / 7 / 11 in green / yellow / red and gives 4 free
-    cards whatever the step (green from a deal; yellow and red from stacked states)."""
+    cards whatever the step (green from a deal; yellow and red from positions)."""
     g = deal_fight([], opponent=53)
     assert last(g, "fight_start") == {"e": "fight_start", "opponent": 53, "kind": "hazard",
                                       "free_cards": 4, "value": 4}
     for step, value in ((YELLOW, 7), (RED, 11)):
-        g = ref_stacked(step=step)
-        assert fight(g, 53) == "stopped"
+        g = position_fight([], opponent=53, step=step)
         assert last(g, "fight_start") == {"e": "fight_start", "opponent": 53, "kind": "hazard",
                                           "free_cards": 4, "value": value}
 
@@ -96,8 +94,7 @@ def test_r4_3_paid_cards_and_no_free_after_paying():
 
 def test_r4_3_no_life_no_paid_card():
     """R4.3: a life can only be paid if Robinson has it: with 0 life 'pay' is not offered."""
-    g = ref_stacked(actions=["draw"], life=0, robinson=[5, 6])
-    assert fight(g, 29) == "stopped"
+    g = position_fight(["draw"], opponent=29, life=0, robinson=[5, 6])
     assert legal_at_stop(g) == ["end"]
 
 
@@ -116,11 +113,9 @@ def test_r4_4_one_card_before_ending_then_stop_any_time():
 def test_r4_5_abilities_once_never_on_own_card_aging_not_offered():
     """R4.5: after a draw the abilities of face-up cards (left or right) may be used, each
     card once per fight, never on its own card; aging abilities are never 'use' actions.
-    Stacked: robinson = destroy knowledge #35, weak #5, hungry #22 (aging); exploring #39."""
+    Position: robinson = destroy knowledge #35, weak #5, hungry #22 (aging); exploring #39."""
     def g_after(actions):
-        g = ref_stacked(actions=actions, robinson=[35, 5, HUNGRY])
-        assert fight(g, 39) == "stopped"
-        return g
+        return position_fight(actions, opponent=39, robinson=[35, 5, HUNGRY])
     # alone in the fight, destroy has no other card to act on: not offered
     assert legal_at_stop(g_after(["draw"])) == ["end", "draw", "pay"]
     assert legal_at_stop(g_after(["draw", "draw"])) == ["end", "pay", "use:35"]
@@ -213,10 +208,10 @@ def test_r4_9_aging_penalty_loses_a_won_fight():
     """R4.9/R4.10: life 1; raft (value 0): free hungry #22, paid genius (life 1 -> 0), end:
     won 2 >= 0, but hungry's life cannot be paid, so the game is lost.  The hazard counts
     undefeated (back on the hazard discard), the fight cards still count for Robinson.
-    Score (R10.3): Robinson's cards are only hungry (-5) and genius (+2) in this stacked game,
+    Score (R10.3): Robinson's cards are only hungry (-5) and genius (+2) in this position,
     - 3 x 30 hazards (28 in the stack, #30 and #29 discarded) = -93."""
-    g = ref_play_stacked(["fight:29", "draw", "pay", "end"], robinson=[HUNGRY, GENIUS], life=1,
-                         hazard_stack=list(range(29, 59)))
+    g = play_position(["fight:29", "draw", "pay", "end"], robinson=[HUNGRY, GENIUS], life=1,
+                      hazard_stack=list(range(29, 59)))
     fe = last(g, "fight_end")
     assert fe["won"] and fe["total"] == 2
     assert g.cause == 1 and not g.won                       # no_life
@@ -229,7 +224,7 @@ def test_r4_9_aging_penalty_loses_a_won_fight():
 def test_r4_10_pay_down_to_zero_and_lose():
     """R4.10: life 2, lose wild animals (4) with weak (0) by 4: Robinson pays his 2 (down to
     0) and the game is lost at once (no destroy decision).  fight_end.life_paid = 2."""
-    g = ref_play_stacked(["fight:53", "draw", "end"], robinson=[5], life=2, hazard_stack=[53, 29])
+    g = play_position(["fight:53", "draw", "end"], robinson=[5], life=2, hazard_stack=[53, 29])
     fe = last(g, "fight_end")
     assert fe["life_paid"] == 2 and fe["destroyed"] == []
     assert g.trace[-2] == {"e": "life", "delta": -2, "life": 0, "reason": "lost_fight"}
@@ -242,7 +237,7 @@ def test_r4_10_pay_down_to_zero_and_lose():
 def test_r4_10_zero_life_is_allowed():
     """R4.10: losing by exactly the life left leaves 0 life and the game goes on (the budget
     of 3 is offered since it can be paid)."""
-    g = ref_play_stacked(["fight:53", "draw", "end", "done"], robinson=[0], life=5,
-                         hazard_stack=[53, 29, 30, 31])
+    g = play_position(["fight:53", "draw", "end", "done"], robinson=[0], life=5,
+                      hazard_stack=[53, 29, 30, 31])
     assert g.life == 0 and g.stopped
     assert legal_at_stop(g) == ["fight:30", "fight:31"]

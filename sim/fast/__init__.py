@@ -14,8 +14,7 @@ sim.lab.run.  Python API:
 Each also takes ``cards=`` (a sim.cardtable.CardTable or a cards.csv path; default the printed
 table): the card table is an array argument, so a what-if table needs no recompilation.
 """
-__all__ = ["COLUMNS", "play_fast", "policy_function", "run_batch", "run_summary",
-           "warm_up"]
+__all__ = ["COLUMNS", "play_fast", "policy_function", "run_batch", "run_summary", "warm_up"]
 
 
 def __getattr__(name):

@@ -48,26 +48,30 @@ def _set_threads(threads):
 
 
 def _deal_array(level, deal) -> np.ndarray:
-    """The deal as rows (count or -1, ids top first), checked by sim.deal (R2)."""
-    from sim.deal import check_deal
+    """The deal as rows (count or -1, ids top first), checked by sim.deal (R2); a position's
+    piles follow, then its row (1, life, step) (sim.fast.game.set_up)."""
+    from sim.deal import DEAL_KEYS, POSITION_PILES, check_deal
+    from sim.rules import STEP_NAMES
     deal = check_deal(level, deal)
-    D = np.full((4, 40), -1, dtype=np.int64)
-    for k, key in enumerate(("robinson_stack", "aging_stack", "hazard_stack", "pirates")):
+    D = np.full((8, 72), -1, dtype=np.int64)
+    for k, key in enumerate(DEAL_KEYS + POSITION_PILES):
         if key in deal:
             D[k, 0] = len(deal[key])
             D[k, 1:1 + len(deal[key])] = deal[key]
+    if "step" in deal:
+        D[7, :3] = 1, deal["life"], STEP_NAMES.index(deal["step"])
     return D
 
 
-def _error_message(policy_name, action, phase, game, level, seed, legal=None):
+def _error_message(policy_name, action, phase, game, level, seed, legal):
     """The illegal-action message, with the legal actions as the reference engine lists them."""
     try:
         name = repr(action_name(int(action)))
     except RuleError:
         name = f"action id {int(action)} (outside the action space)"
-    listed = "" if legal is None else f"; legal: {', '.join(action_name(int(a)) for a in legal)}"
     return (f"policy {policy_name!r} chose {name} at a {O.PHASE_NAMES[int(phase)]} decision "
-            f"(game {game}, level {level}, seed {seed}): not a legal action{listed}")
+            f"(game {game}, level {level}, seed {seed}): not a legal action; legal: "
+            f"{', '.join(action_name(int(a)) for a in legal)}")
 
 
 def _raise_game_error(level, seed, game, policy, options, cards=None):
@@ -98,40 +102,30 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     ``record``: also return the observation and legal actions of every decision."""
     level = check_level(level)
     options = options or Options()
-    name = getattr(policy, "name", "policy")
     single = _entry(policy if actions is None else None, "single")   # the engine first: see
     if actions is not None:                                          # sim.fast.compile_ahead
         from sim.actions import action_id
-        ids = [a if isinstance(a, (int, np.integer)) else action_id(a) for a in actions]
-        prm = np.array([0.0] + [float(a) for a in ids], dtype=np.float64)
-        fn = policy_function(_scripted_decide)
-        name = "scripted"
+        prm = np.array([0] + [a if isinstance(a, (int, np.integer)) else action_id(a)
+                              for a in actions], dtype=np.float64)
+        name, fn = "scripted", policy_function(_scripted_decide)
     else:
         prm = np.ascontiguousarray(policy.params, dtype=np.float64)
-        fn = policy_function(policy)
+        name, fn = getattr(policy, "name", "policy"), policy_function(policy)
     S, P, obs = alloc_state()
     reset(S, P, obs, level, _opts(options), 1, 1 if record else 0)
-    L = np.zeros(L_SIZE, np.int64)
-    E = np.zeros(TRACE_SIZE, np.int64)
-    SCR = np.zeros(SCR_SIZE, np.int64)
+    L, E, SCR = (np.zeros(size, np.int64) for size in (L_SIZE, TRACE_SIZE, SCR_SIZE))
     R = np.array([engine_stream_start(seed, game)], dtype=np.uint64)
     PR = np.array([0 if actions is not None else policy_stream_start(seed, game)], dtype=np.uint64)
-    if record:
-        DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE), np.int64)
-        DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1), np.int64)
-    else:
-        DOBS = np.zeros((1, 1), np.int64)
-        DLEG = np.zeros((1, 1), np.int64)
+    DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE) if record else (1, 1), np.int64)
+    DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1) if record else (1, 1), np.int64)
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
     single(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
     err = int(S[S_ERR])
     ran_out = err == ERR_ILLEGAL and actions is not None and int(S[S_ERR_ACTION]) == -1
-    if ran_out and stop_when_out:
-        err = 0
-    if err == ERR_ILLEGAL:
-        if ran_out:
-            raise RuleError(f"scripted: the action list ran out after {len(prm) - 1} actions at "
-                            f"a {O.PHASE_NAMES[int(S[S_ERR_PHASE])]} decision")
+    if ran_out and not stop_when_out:
+        raise RuleError(f"scripted: the action list ran out after {len(prm) - 1} actions at "
+                        f"a {O.PHASE_NAMES[int(S[S_ERR_PHASE])]} decision")
+    if err == ERR_ILLEGAL and not ran_out:
         if not record:                   # replay it recording decisions: the legal actions
             return play_fast(level, seed, game, policy, options, deal, actions, record=True,
                              cards=cards)
@@ -167,9 +161,16 @@ def _entry(policy, name: str):
     return own() if own is not None else runner.entry(name, policy)
 
 
-def _n_blocks(n_games: int) -> int:
-    threads = numba.get_num_threads()
-    return max(1, min(n_games, threads * 16, max(1, n_games // 64)))
+def _batch(level, seed, first_game, n_games: int, policy, options, cards, out) -> np.ndarray:
+    """Games first_game .. first_game+n_games-1 by the batch entry point, in blocks of games:
+    rows into ``out`` (n_games x N_ROW), or, when ``out`` has one column, the aggregate vector
+    of each block (summary.AGG_SIZE), returned."""
+    aggs = np.zeros((max(1, min(numba.get_num_threads() * 16, n_games // 64)), R.AGG_SIZE),
+                    np.int64)
+    _entry(policy, "batch")(policy_function(policy), _table(cards),
+                            np.ascontiguousarray(policy.params, dtype=np.float64), level,
+                            int(seed), int(first_game), n_games, _opts(options), out, aggs)
+    return aggs
 
 
 def run_batch(level, seed, first_game, n_games, policy, options=None, threads=None,
@@ -179,11 +180,7 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     _set_threads(threads)
     out = np.zeros((int(n_games), N_ROW), np.int64)
     if n_games > 0:
-        aggs = np.zeros((_n_blocks(int(n_games)), R.AGG_SIZE), np.int64)
-        _entry(policy, "batch")(policy_function(policy), _table(cards),
-                              np.ascontiguousarray(policy.params, dtype=np.float64), level,
-                              int(seed), int(first_game), int(n_games), _opts(options), out,
-                              aggs)
+        _batch(level, seed, first_game, int(n_games), policy, options, cards, out)
     bad = np.flatnonzero(out[:, K_ERR])
     if len(bad):
         r = out[bad[0]]
@@ -199,11 +196,8 @@ def summary_chunk(level, seed, first_game, n_games, policy, options=None, thread
     first_game+n_games-1; vectors of disjoint chunks add up (``summary_from``)."""
     level = check_level(level)
     _set_threads(threads)
-    aggs = np.zeros((_n_blocks(int(n_games)), R.AGG_SIZE), np.int64)
-    _entry(policy, "batch")(policy_function(policy), _table(cards),
-                     np.ascontiguousarray(policy.params, dtype=np.float64), level, int(seed),
-                     int(first_game), int(n_games), _opts(options), np.zeros((1, 1), np.int64),
-                     aggs)
+    aggs = _batch(level, seed, first_game, int(n_games), policy, options, cards,
+                  np.zeros((1, 1), np.int64))
     fe = aggs[:, R.G_FIRST_ERROR]
     if (fe >= 0).any():
         _raise_game_error(level, seed, int(fe[fe >= 0].min()), policy, options, cards)
@@ -229,7 +223,6 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
 
 def summary_from(level, seed, first_game, t) -> dict:
     """The summary dict of an aggregate vector (the sum of ``summary_chunk`` vectors)."""
-    pirates = np.arange(59, 69)
     return {
         "level": level, "seed": seed, "first_game": first_game, "games": int(t[R.G_GAMES]),
         "wins": int(t[R.G_WINS]),
@@ -240,7 +233,7 @@ def summary_from(level, seed, first_game, t) -> dict:
         "sum_destroyed": int(t[R.G_SUM_DESTROYED]), "sum_pirates_beaten": int(t[R.G_SUM_BEATEN]),
         "fights_won": [int(x) for x in t[R.G_FW:R.G_FW + 3]],
         "fights_lost": [int(x) for x in t[R.G_FL:R.G_FL + 3]],
-        "pirate_ids": pirates,
+        "pirate_ids": np.arange(59, 69),
         "pirate_games": t[R.G_PIR_GAMES:R.G_PIR_GAMES + 10].copy(),
         "pirate_wins": t[R.G_PIR_WINS:R.G_PIR_WINS + 10].copy(),
         "pirate_beaten": t[R.G_PIR_BEATEN:R.G_PIR_BEATEN + 10].copy(),
@@ -257,9 +250,8 @@ def engine_cached(policy) -> tuple[bool, bool]:
     (``*.nbi``) exist with an entry for the current sources.  ``sim.numba_cache`` has already
     deleted stale files."""
     entry = getattr(policy, "entry_py", None)
-    engine = has_cached_code(entry) if entry is not None else \
-        has_cached_code(runner._batch_py) and has_cached_code(runner._block_py)
-    return engine, ask_cached(policy)
+    pys = (entry,) if entry is not None else (runner._batch_py, runner._block_py)
+    return all(map(has_cached_code, pys)), ask_cached(policy)
 
 
 def prepare(policy, threads=None):
@@ -267,10 +259,7 @@ def prepare(policy, threads=None):
     the policy, and Numba's threads (one game, whose result and errors are ignored: the
     real games report their own)."""
     _set_threads(threads)
-    _entry(policy, "batch")(policy_function(policy), _T,
-                          np.ascontiguousarray(policy.params, dtype=np.float64), 1, 0, 0, 1,
-                          _opts(None), np.zeros((1, 1), np.int64),
-                          np.zeros((1, R.AGG_SIZE), np.int64))
+    _batch(1, 0, 0, 1, policy, None, None, np.zeros((1, 1), np.int64))
 
 
 def warm_up(policy=None):
@@ -279,5 +268,5 @@ def warm_up(policy=None):
         from policies import load_policy
         policy = load_policy("random")
     play_fast(1, 0, 0, policy)
-    run_batch(1, 0, 0, 4, policy, threads=None)
+    run_batch(1, 0, 0, 4, policy)
     run_summary(1, 0, 4, policy)

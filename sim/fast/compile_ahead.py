@@ -25,7 +25,7 @@ import select
 import subprocess
 import sys
 
-from numba import types
+from numba import config, types
 
 from sim.numba_cache import ROOT, is_project_source
 from . import abilities, core, fight, game, machine, sort3, summary
@@ -75,29 +75,21 @@ def helper_main(ref: str | None):
 def policy_ref(policy) -> str | None:
     """``module:function`` of a project policy's decide (cached on disk, so the helper can
     compile it for this process); None for a user's function (compiled in each process)."""
-    if policy is None:
-        return None
-    py = py_of(policy)
-    if not callable(py) or not is_project_source(py):
-        return None
-    return f"{py.__module__}:{py.__qualname__}"
+    py = py_of(policy)                  # None when policy is None
+    return f"{py.__module__}:{py.__qualname__}" if callable(py) and is_project_source(py) else None
 
 
 def _useful() -> bool:
-    from numba import config
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:
-        cpus = os.cpu_count() or 1
+    cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1)
     return (not config.DISABLE_JIT and cpus >= 2 and cache_lock_installed()
             and os.environ.get("FRIDAY_COMPILE_AHEAD", "1") != "0"
             and not has_cached_code(THEIRS[0][0].py_func))
 
 
 def _helper(ref: str | None) -> subprocess.Popen | None:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in env.get("PYTHONPATH", "")
-                                                       .split(os.pathsep) if p])
+    path = [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     code = f"from sim.fast.compile_ahead import helper_main; helper_main({ref!r})"
     try:
         return subprocess.Popen([sys.executable, "-c", code], env=env, stdin=subprocess.DEVNULL,
@@ -107,22 +99,17 @@ def _helper(ref: str | None) -> subprocess.Popen | None:
         return None
 
 
-def _ready(proc, seconds: float) -> bool:
-    """Wait (at most ``seconds``) for the helper's ``ready`` line."""
-    readable, _, _ = select.select([proc.stdout], [], [], seconds)
-    return bool(readable) and proc.stdout.readline().strip() == b"ready"
-
-
 @contextlib.contextmanager
-def split_compile(policy=None, also=None):
-    """Around the cold compile of an entry point (sim.fast.runner ``batch`` or ``single``):
-    first OURS (and ``also()``, the batch's parallel loop) here and THEIRS in a helper process
-    at once; when both are done, the body (the entry point, which finds them compiled); then
-    wait for the helper to compile the policy, if it is a project's (else the caller compiles
-    it).  Does nothing where it would not help.  The
+def split_compile(policy=None, also=None, py=None):
+    """Around the cold compile of an entry point ``py`` (sim.fast.runner ``batch`` or
+    ``single``): first OURS (and ``also()``, the batch's parallel loop) here and THEIRS in a
+    helper process at once; when both are done, the body (the entry point, which finds them
+    compiled); then wait for the helper to compile the policy, if it is a project's (else the
+    caller compiles it).  Does nothing where it would not help (``py`` cached, say).  The
     helper is stopped on an error or a Ctrl-C; if it fails, the entry point compiles what is
     missing itself."""
-    proc = _helper(policy_ref(policy)) if _useful() else None
+    cold = py is None or not has_cached_code(py)
+    proc = _helper(policy_ref(policy)) if cold and _useful() else None
     if proc is None:
         yield
         return
@@ -130,12 +117,11 @@ def split_compile(policy=None, also=None):
         compile_half(OURS)
         if also is not None:
             also()
-        _ready(proc, WAIT_SECONDS)
+        if select.select([proc.stdout], [], [], WAIT_SECONDS)[0]:   # wait for its "ready"
+            proc.stdout.readline()
         yield
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=WAIT_SECONDS)
-        except subprocess.TimeoutExpired:
-            pass
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -35,14 +35,12 @@ def decode_events(E, n: int) -> list[dict]:
             out.append({"e": "step", "step": STEP_NAMES[E[p + 1]], "hazard_stack": h})
             p = q
         elif code == EV_HAZ_DRAWN:
-            k = E[p + 1]
-            out.append({"e": "hazards_drawn", "cards": E[p + 2:p + 2 + k]})
-            p += 2 + k
+            cards, p = pile(p + 1)
+            out.append({"e": "hazards_drawn", "cards": cards})
         elif code == EV_HAZ_CHOICE:
-            k = E[p + 2]
-            out.append({"e": "hazard_choice", "fight": _none(E[p + 1]),
-                        "discarded": E[p + 3:p + 3 + k]})
-            p += 3 + k
+            d, q = pile(p + 2)
+            out.append({"e": "hazard_choice", "fight": _none(E[p + 1]), "discarded": d})
+            p = q
         elif code == EV_PIRATE_CHOICE:
             out.append({"e": "pirate_choice", "fight": E[p + 1]})
             p += 2

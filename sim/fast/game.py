@@ -7,6 +7,7 @@ from numba import njit
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_FIGHT, A_PIRATE, A_SKIP
+from sim.cards import N_CARDS
 from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
 from .core import deck_in, pop, push, shuffle_slice, wait_for
@@ -15,10 +16,11 @@ from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
                      S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
                      P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
+                     P_RDISC, P_REMOVED,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
                      S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN, S_WON, S_FW, S_FL,
-                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, T_AGING, T_VALUE, EV_SETUP,
+                     S_DESTROYED, S_ERR, S_ERR_ACTION, S_ERR_PHASE, N_T, T_AGING, T_VALUE, EV_SETUP,
                      EV_STEP, EV_HAZ_DRAWN, EV_HAZ_CHOICE, EV_PIRATE_CHOICE, EV_GAME_END, K_LEVEL,
                      K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE,
                      K_AGING, K_DESTROYED, K_FWG, K_FLG, K_TURNS, K_PFIRST, K_ERR, K_ERR_ACTION, K_ERR_PHASE)
@@ -48,7 +50,7 @@ def alloc_state():
 @lean_jit
 def reset(S, P, obs, level, opts, trace, debug):
     """A state ready for set_up.  The observation's card-table block (obs[CT:]) is kept: it
-    depends on the table only, and is filled once per state (cardblock.fill_card_block)."""
+    depends on the table only, and is filled once per state (fill_card_block)."""
     S[:] = 0
     obs[:O.CT] = 0
     S[S_LEVEL] = level
@@ -67,6 +69,17 @@ def reset(S, P, obs, level, opts, trace, debug):
 
 
 @lean_jit
+def fill_card_block(obs, T):
+    """obs[CT + k * N_CARDS + card] = T[T_VALUE + k, card]: the game's table, as the player
+    reads it (R1.4); the policies take card data from here (sim.observation CT_*).  Once per
+    state (game.reset keeps it): by new_game and the runner's entry points."""
+    n = T.shape[1]              # = N_CARDS, a run-time bound: LLVM does not unroll 759 stores
+    for k in range(N_T - T_VALUE):
+        for c in range(n):
+            obs[O.CT + k * N_CARDS + c] = T[T_VALUE + k, c]
+
+
+@lean_jit
 def _override(S, P, D, k, pile):
     """Deal row k (count, ids top first; count -1 = not given) replaces a pile (sim.deal)."""
     n = D[k, 0]
@@ -75,6 +88,26 @@ def _override(S, P, D, k, pile):
     for i in range(n):
         P[pile, n - 1 - i] = D[k, 1 + i]
     S[CNT + pile] = n
+
+
+@lean_jit
+def _position(S, obs, T, D):
+    """A position's discards, removed cards, life and step (sim.deal); the aging cards among
+    its discard and removed cards (the piles are counts, their members obs zones)."""
+    a = 0
+    for k, pile, z in ((4, P_RDISC, O.Z_ROBINSON_DISCARD), (5, P_HDISC, O.Z_HAZARD_DISCARD),
+                       (6, P_REMOVED, O.Z_REMOVED)):
+        n = D[k, 0]
+        for i in range(n):
+            c = D[k, 1 + i]
+            obs[_ZONE + c] = z
+            a += T[T_AGING, c]
+            if k == 4:
+                deck_in(obs, T, c, False)
+        S[CNT + pile] = n
+    S[S_LIFE] = D[7, 1]
+    S[S_STEP] = D[7, 2]
+    return a
 
 
 @lean_jit
@@ -112,7 +145,7 @@ def set_up(gp, D):
     P[P_PIRATES, 0] = SCR[9]
     P[P_PIRATES, 1] = SCR[8]
     S[CNT + P_PIRATES] = 2
-    if D.shape[0] == 4:
+    if D.shape[0] >= 4:
         _override(S, P, D, np.int64(0), np.int64(P_RSTACK))
         _override(S, P, D, np.int64(1), np.int64(P_AGING))
         _override(S, P, D, np.int64(2), np.int64(P_HSTACK))
@@ -122,9 +155,11 @@ def set_up(gp, D):
     a = S[CNT + P_AGING]
     for i in range(S[CNT + P_RSTACK]):
         a += T[T_AGING, P[P_RSTACK, i]]
-    S[S_AGING_IN_GAME] = a
     S[S_LIFE] = 18 if level == 4 else 20                                  # R2.5
     S[S_MAXLIFE] = 20 if level == 4 else 22
+    if D.shape[0] >= 8 and D[7, 0] >= 0:
+        a += _position(S, obs, T, D)
+    S[S_AGING_IN_GAME] = a
     for pile, z in ((P_RSTACK, O.Z_ROBINSON_STACK), (P_AGING, O.Z_AGING_STACK),
                     (P_HSTACK, O.Z_HAZARD_STACK), (P_PIRATES, O.Z_PIRATE)):
         for i in range(S[CNT + pile]):

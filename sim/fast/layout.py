@@ -33,13 +33,9 @@ N_T = 12
 def card_table(cards=None) -> np.ndarray:
     """``T`` of a card table (sim.cardtable.CardTable; default the printed one, sim.cards)."""
     c = cards if cards is not None else C
-    t = np.zeros((N_T, C.N_CARDS), dtype=np.int64)
-    t[T_KIND], t[T_VALUE], t[T_ABILITY], t[T_DCOST] = c.KIND, c.FIGHT_VALUE, c.ABILITY, c.DESTROY_COST
-    t[T_HFREE] = c.HAZARD_FREE
-    t[T_HV0], t[T_HV1], t[T_HV2] = c.HAZARD_VALUE[:, 0], c.HAZARD_VALUE[:, 1], c.HAZARD_VALUE[:, 2]
-    t[T_PFREE], t[T_PVALUE], t[T_PABILITY] = c.PIRATE_FREE, c.PIRATE_VALUE, c.PIRATE_ABILITY
-    t[T_AGING] = c.IS_AGING
-    return t
+    return np.array([c.KIND, c.FIGHT_VALUE, c.ABILITY, c.DESTROY_COST, c.HAZARD_FREE,
+                     *c.HAZARD_VALUE.T, c.PIRATE_FREE, c.PIRATE_VALUE, c.PIRATE_ABILITY,
+                     c.IS_AGING], dtype=np.int64)                   # the rows, in T_* order
 
 
 # --- piles (rows of P) -------------------------------------------------------------------

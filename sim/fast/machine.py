@@ -30,8 +30,8 @@ from .abilities import copy_act, more_act, target_act
 from .fight import destroy_act, fight_act, fight_decision
 from .fight_total import sync_total
 from .sort3 import sort_discard_act, sort_order_act, sort_take_act
-from .game import (after_fight, finish, hazard_act, next_turn, pirate_act, reset, set_up,
-                   stream_start)
+from .game import (after_fight, fill_card_block, finish, hazard_act, next_turn, pirate_act,
+                   reset, set_up, stream_start)
 from .layout import (CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T, G_E, G_OBS, G_P, G_PR, G_R, G_S, G_SCR, K_ABILITY_DONE,
                      K_DECISION, K_FIGHT, K_FIGHT_OVER, K_TURN, P_AGING, P_HSTACK,
                      P_RSTACK, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD, RP_MORE_BELOW,
@@ -39,7 +39,6 @@ from .layout import (CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T,
                      RP_TARGET, R_ABILITY, R_REPLACE, S_DECISIONS, S_ENDED, S_EPOS, S_ERR,
                      S_DEBUG, S_ERR_ACTION, S_ERR_PHASE, S_KB, S_KT, S_NDEC, S_NLEGAL, S_OVER, S_PEND_AB,
                      S_PEND_CARD, S_RESUME, S_SORT_EV, S_TRACE)
-from .cardblock import fill_card_block
 from .core import phase_of, shuffle_slice, sync_obs
 from .numba_wall import field, lean_jit
 

@@ -54,10 +54,7 @@ if _problem:
 def lean_jit(fn=None, *, sig=None, inline=False, cache=True):
     """``njit`` without reference counting (the engine's functions and the policies' ``ask``):
     ``@lean_jit``, ``@lean_jit(inline=True)``, ``lean_jit(py, sig=...)``."""
-    options = {"cache": cache, "_nrt": False}
-    if inline:
-        options["inline"] = "always"
-    jit = njit(sig, **options) if sig is not None else njit(**options)
+    jit = njit(sig, cache=cache, _nrt=False, **({"inline": "always"} if inline else {}))
     return jit if fn is None else jit(fn)
 
 

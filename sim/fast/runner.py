@@ -7,7 +7,7 @@ on first use, so importing ``sim.fast`` compiles nothing.
 """
 from __future__ import annotations
 
-import contextlib
+import functools
 import queue
 import threading
 
@@ -15,12 +15,11 @@ import numba
 import numpy as np
 from numba import njit, prange, types
 
-from .cardblock import fill_card_block
 from .compile_ahead import split_compile
-from .game import alloc_state, reset, stream_start, write_row
+from .game import alloc_state, fill_card_block, reset, stream_start, write_row
 from .layout import ARG_TYPES, L_SIZE, N_ROW, SCR_SIZE
 from .machine import _play_out, _start, new_game, resample_hidden, step
-from .numba_wall import address_of, has_cached_code, lean_jit, signature_of
+from .numba_wall import address_of, lean_jit, signature_of
 from .summary import G_FIRST_ERROR, aggregate
 
 
@@ -88,7 +87,6 @@ def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
     resample_hidden(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), rng)
 
 
-_SINGLE_SIG = signature_of(_single_py, ARG_TYPES)
 _BLOCK_SIG = signature_of(_block_py, ARG_TYPES)
 BLOCK_TYPE = types.FunctionType(_BLOCK_SIG)
 _BATCH_SIG = signature_of(_batch_py, dict(ARG_TYPES, block=BLOCK_TYPE))
@@ -102,19 +100,14 @@ def entry(name: str, policy=None):
     fn = _entries.get(name)
     if fn is None:
         if name == "single":
-            with _split(_single_py, policy):
-                fn = lean_jit(_single_py, sig=_SINGLE_SIG)
-        elif name in ("new", "step", "resample"):
-            fn = lean_jit({"new": _new_py, "step": _step_py, "resample": _resample_py}[name])
+            with split_compile(policy, py=_single_py):
+                fn = lean_jit(_single_py, sig=signature_of(_single_py, ARG_TYPES))
         elif name == "batch":
-            with _split(_block_py, policy, _batch_jit):
+            with split_compile(policy, _batch_jit, _block_py):
                 block = lean_jit(_block_py, sig=_BLOCK_SIG)
-            batch = _batch_jit()
-
-            def fn(*args, _block=block, _batch=batch):
-                return interruptible(_batch, _block, *args)
-        else:
-            raise KeyError(name)
+            fn = functools.partial(interruptible, _batch_jit(), block)
+        else:                                   # a KeyError for an unknown name
+            fn = lean_jit({"new": _new_py, "step": _step_py, "resample": _resample_py}[name])
         _entries[name] = fn
     return fn
 
@@ -161,10 +154,3 @@ def _work():
         except BaseException as exc:                    # raised again in the caller
             job["error"] = exc
         job["done"].set()
-
-
-def _split(py, policy, also=None):
-    """Around a cold compile of ``py``: two cores (sim.fast.compile_ahead)."""
-    if has_cached_code(py):
-        return contextlib.nullcontext()
-    return split_compile(policy, also)

@@ -312,23 +312,13 @@ def _decision(g, d, t, f, sp, sr0, W, rk, LOG):
     return -1 - a if searched else a
 
 
-_BATCH_SIG = signature_of(_batch_py, ARG_TYPES)
-_SINGLE_SIG = signature_of(_single_py, ARG_TYPES)
-_DECIDE_SIG = signature_of(_decide_py, ARG_TYPES, types.int64)
 _entries: dict = {}
 
 
 def entry(name: str):
     """The compiled entry point ``batch``, ``single`` or ``decide`` (made on first use)."""
-    fn = _entries.get(name)
-    if fn is None:
-        if name == "batch":
-            fn = njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
-        elif name == "single":
-            fn = njit(_SINGLE_SIG, cache=True)(_single_py)
-        elif name == "decide":
-            fn = njit(_DECIDE_SIG, cache=True)(_decide_py)
-        else:
-            raise KeyError(name)
-        _entries[name] = fn
-    return fn
+    if name not in _entries:
+        py = {"batch": _batch_py, "single": _single_py, "decide": _decide_py}[name]
+        sig = signature_of(py, ARG_TYPES, types.int64 if name == "decide" else types.void)
+        _entries[name] = njit(sig, cache=True, parallel=name == "batch")(py)
+    return _entries[name]

@@ -31,9 +31,9 @@ LOG_COLUMNS = {"level": "int8", "game": "int64", "decision": "int32", "phase": "
                "turn": "int16", "observation": "list<int16>"}
 
 
-def search_stream(seed: int, game: int) -> int:
-    """sim.fast.search.search_stream in Python."""
-    return mix64(engine_stream_start(seed, game) ^ int(X.SEARCH_SALT))
+def _search_start(engine_start) -> np.uint64:
+    """The search stream's start from the engine stream's (sim.fast.search.search_stream)."""
+    return np.uint64(mix64(int(engine_start) ^ int(X.SEARCH_SALT)))
 
 
 def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
@@ -64,9 +64,8 @@ def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
 def single(policy, f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
     """runner's single entry for a search policy (sim.fast.api.play_fast): R holds the
     engine stream's start, from which the search stream derives as in the batch."""
-    sr0 = np.uint64(mix64(int(R[0]) ^ int(X.SEARCH_SALT)))
     X.entry("single")(f, S, P, obs, L, E, SCR, T, R, PR, policy.base_params(), DOBS, DLEG, D,
-                      policy.sp, sr0)
+                      policy.sp, _search_start(R[0]))
 
 
 def decide_at(policy, game, log: bool = False):
@@ -76,17 +75,13 @@ def decide_at(policy, game, log: bool = False):
     arrays = list(game._arrays())
     arrays[9] = policy.base_params()
     LOG = np.zeros((1, X.LOG_W) if log else (1, 1), np.int64)
-    sr0 = np.uint64(search_stream(game.seed, game.game))
+    sr0 = _search_start(engine_stream_start(game.seed, game.game))
     a = int(X.entry("decide")(*arrays, policy_function(policy), policy.sp, sr0, LOG))
-    searched = a < 0
-    action = -1 - a if searched else a
-    if not log:
-        return action
-    if not searched:
-        return action, None
+    action = -1 - a if a < 0 else a             # -1 - action: the decision was searched
+    if not log or a >= 0:
+        return (action, None) if log else action
     LOG[0, X.LG_GAME] = game.game
-    frame = log_frame(game.level, LOG, np.ones(1, np.int64), 1)
-    return action, frame.iloc[0].to_dict()
+    return action, log_frame(game.level, LOG, np.ones(1, np.int64), 1).iloc[0].to_dict()
 
 
 def log_frame(level, LOG, NLOG, cap) -> pd.DataFrame:
@@ -99,26 +94,19 @@ def log_frame(level, LOG, NLOG, cap) -> pd.DataFrame:
     R = LOG[idx]
     n = R[:, X.LG_N]
     m = np.minimum(n, X.MAX_LOG_CANDIDATES)
-    names = {}
-
-    def name(a):
-        a = int(a)
-        if a not in names:
-            names[a] = action_name(a)
-        return names[a]
     obs = R[:, X.LG_OBS:X.LG_OBS + X.N_LOG_OBS]
-    df = pd.DataFrame({
+    return pd.DataFrame({
         "level": np.full(len(R), level, np.int8),
         "game": R[:, X.LG_GAME].astype(np.int64),
         "decision": R[:, X.LG_DECISION].astype(np.int32),
         "phase": pd.Categorical([O.PHASE_NAMES[int(p)] for p in R[:, X.LG_PHASE]],
                                 categories=list(O.PHASE_NAMES[1:])),
-        "base_action": [name(a) for a in R[:, X.LG_BASE]],
-        "action": [name(a) for a in R[:, X.LG_CHOSEN]],
+        "base_action": [action_name(a) for a in R[:, X.LG_BASE]],
+        "action": [action_name(a) for a in R[:, X.LG_CHOSEN]],
         "switched": R[:, X.LG_BASE] != R[:, X.LG_CHOSEN],
         "rollouts": R[:, X.LG_ROLLOUTS].astype(np.int64),
         "n_candidates": n.astype(np.int16),
-        "candidates": [[name(a) for a in r[X.LG_CAND:X.LG_CAND + k]] for r, k in zip(R, m)],
+        "candidates": [[action_name(a) for a in r[X.LG_CAND:X.LG_CAND + k]] for r, k in zip(R, m)],
         "candidate_rollouts": [r[X.LG_TRIED:X.LG_TRIED + k].astype(np.int32)
                                for r, k in zip(R, m)],
         "wins": [r[X.LG_WINS:X.LG_WINS + k].astype(np.int32) for r, k in zip(R, m)],
@@ -127,7 +115,6 @@ def log_frame(level, LOG, NLOG, cap) -> pd.DataFrame:
         "turn": obs[:, O.O_TURN].astype(np.int16),
         "observation": [o.astype(np.int16) for o in obs],
     })
-    return df
 
 
 def decision_log(policy, level=1, games=100, seed=1, options=None, threads=None,

@@ -25,7 +25,8 @@ from .summary import summarize as summarize_rows
 # per-game outcomes kept for each policy in the paired frame, with compact dtypes
 OUTCOMES = {"won": np.bool_, "score": np.int16, "cause": np.int8, "step": np.int8,
             "life": np.int8, "destroyed": np.int16, "fights_lost_green": np.int16,
-            "turns": np.int16}
+            "turns": np.int16, "pirate_1_beaten": np.int8, "pirate_2_beaten": np.int8,
+            "pirate_first": np.int8}
 DEAL = ("pirate_1", "pirate_2")          # the same for every policy: checked
 METHODS = {"win rate interval": "Wilson score (95%)",
            "win-rate difference": "Newcombe hybrid score interval for paired proportions (95%)",
@@ -184,10 +185,12 @@ def ranking(comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 def summarize(df: pd.DataFrame, by=None) -> pd.DataFrame:
     """Win rate with its 95% Wilson interval, mean/median score, causes per group: for a
     ``simulate`` frame per level, for a ``play_paired`` frame per policy and level."""
-    if "labels" in df.attrs and "policy" not in df.columns:
+    if isinstance(df, pd.DataFrame) and "labels" in df.attrs and "policy" not in df.columns:
         df = long_frame(df)
+    if isinstance(by, str):
+        by = (by,)
     if by is None:
-        by = ("policy", "level") if "policy" in df.columns else ("level",)
+        by = ("policy", "level") if "policy" in getattr(df, "columns", ()) else ("level",)
     return summarize_rows(df, by=tuple(by))
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.rules import Options
+from sim.rules import Options, options_text
 from .compare import METHODS, compare_paired, long_frame, play_paired, ranking
 from .files import check_folder, write_text
 from .plots import finish, plot_paired_differences, pyplot
@@ -81,10 +81,10 @@ def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFra
     cut = (" -- interrupted: the games finished before Ctrl-C" if attrs.get("interrupted")
            else "")
     lines = ["# Policies compared", "",
-             f"Made by `{command}` ({games:,} games per policy and level{cut}, master seed {seed}, "
-             f"rule options {options.as_dict()}). Game g of every policy starts from the same "
-             "deal (common random numbers, see sim/rng.py), so policies are compared game by "
-             "game with paired methods.", "", "Policies:", ""]
+             f"Made by `{command}` ({games:,} games per policy and level{cut}, master seed "
+             f"{seed}, rule options {options_text(options)}). Game g of every policy starts "
+             "from the same deal (common random numbers, see sim/rng.py), so policies are "
+             "compared game by game with paired methods.", "", "Policies:", ""]
     for label, rec in zip(attrs["labels"], attrs["policies"]):
         src = (f" (file `{_shown_path(rec['file'])}`, sha256 `{rec['sha256'][:12]}`)"
                if rec.get("file") else "")

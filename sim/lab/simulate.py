@@ -8,7 +8,8 @@ import pandas as pd
 
 from sim.cardtable import as_table
 from sim.rng import MAX_SEED
-from sim.rules import RESULT_COLUMNS, RuleError, as_options, check_seed, parse_levels
+from sim.rules import (RESULT_COLUMNS, RuleError, as_options, check_seed, options_text,
+                       parse_levels)
 from .files import write_parquet
 from .progress import SimulationInterrupted
 from .run import Plan, Run, Setup, backend_for, collect, concat_rows
@@ -84,9 +85,9 @@ def header(policy, engine, seed, options, summary_only=False, cards=None) -> str
     """The run's first lines: policy, engine, seed, options, and every policy parameter."""
     names = getattr(policy, "param_names", ())
     params = ", ".join(f"{n}={v:g}" for n, v in zip(names, policy.params)) or "none"
-    opts = ", ".join(f"{k}={str(v).lower()}" for k, v in options.as_dict().items())
     return (f"friday-lab{' (summary mode)' if summary_only else ''}: policy "
-            f"{policy.header()}, {engine} engine, seed {seed}, options {opts}\n"
+            f"{policy.header()}, {engine} engine, seed {seed}, options "
+            f"{options_text(options)}\n"
             f"  policy parameters: {params}"
             + ("" if cards is None or cards.is_printed else
                f"\n  cards edited [{cards.hash}]: {cards.describe()}"))

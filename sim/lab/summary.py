@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.rules import CAUSE_NAMES, RESULT_COLUMNS, STEP_NAMES
+from sim.rules import CAUSE_NAMES, RESULT_COLUMNS, STEP_NAMES, RuleError
 from .stats import wilson_interval
 
 
@@ -28,9 +28,27 @@ def _row(n: int, wins: int, mean, median, sd, reached, lost: dict) -> dict:
             "reached_pirates": reached, **{f"lost_{c}": lost[c] for c in CAUSE_NAMES[1:]}}
 
 
+def check_frame(df, by) -> None:
+    """A RuleError unless ``df`` is a frame of result rows with the columns ``by`` and those
+    a summary reads."""
+    if not isinstance(df, pd.DataFrame):
+        raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
+                        f"play_paired), not {type(df).__name__} {_short(df)}")
+    lacking = [c for c in (*by, "won", "score", "step", "cause") if c not in df.columns]
+    if lacking:
+        raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
+                        f"play_paired): this one lacks the column(s) {', '.join(lacking)}")
+
+
+def _short(x) -> str:
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
     """Win rate with its 95% Wilson interval, mean/median/sd of the score, the share that
     reached the pirates and each cause of defeat, per group of result rows."""
+    check_frame(df, by)
     rows = []
     for key, g in df.groupby(list(by), observed=True):
         s = g["score"]

@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 
+from sim.rules import options_text
 from .compare import METHODS
 
 
@@ -29,7 +30,7 @@ def markdown_table(head, rows) -> list[str]:
 def header_lines(attrs: dict) -> list[str]:
     lines = [f"friday compare: {len(attrs['labels'])} policies on the same deals (game g of seed "
              f"{attrs['seed']} dealt alike for every policy), {attrs['games_per_level']:,} games "
-             f"per level, options {attrs['options']}"]
+             f"per level, options {options_text(attrs['options'])}"]
     for label, rec in zip(attrs["labels"], attrs["policies"]):
         src = f"{rec['file']} sha256 {rec['sha256'][:12]}" if rec.get("file") else "no file"
         over = ", ".join(f"{k}={v:g}" for k, v in rec["overrides"].items())

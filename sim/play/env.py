@@ -27,7 +27,7 @@ from gymnasium import spaces
 
 from sim import observation as O
 from sim.actions import N_ACTIONS
-from sim.play.game import Game
+from sim.play.game import Game, as_action
 from sim.rules import RuleError, as_options, check_level
 
 OBS_BOUND = 1 << 16        # every observation entry lies well inside +-OBS_BOUND
@@ -66,11 +66,14 @@ class FridayEnv(gym.Env):
 
     def step(self, action):
         g = self.game
-        if g is None or g.is_over:
-            raise RuntimeError("FridayEnv.step: call reset() first (the episode is over)")
-        if int(action) not in g.legal_actions():
+        if g is None:
+            raise RuleError("FridayEnv.step: no episode yet: call reset() first")
+        if g.is_over:
+            raise RuleError("FridayEnv.step: the episode is over: call reset() for the next one")
+        action = as_action(action)
+        if action not in g.legal_actions():
             return g.observation, -1.0, True, False, self._info(illegal_action=True)
-        g.step(int(action))
+        g.step(action)
         reward = float(g.result[self.reward_key]) if g.is_over else 0.0
         return g.observation, reward, g.is_over, False, self._info()
 

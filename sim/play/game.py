@@ -20,10 +20,11 @@ from sim import cards as C
 from sim import observation as O
 from sim.actions import N_ACTIONS, action_id, action_name
 from sim.rng import mix64
-from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, as_options, check_level
+from sim.rules import (CAUSE_NAMES, STEP_NAMES, Options, RuleError, as_options, check_level,
+                       check_seed)
 from sim.fast import layout as Y
 
-__all__ = ["Game"]
+__all__ = ["Game", "as_action"]
 
 # The engine's arrays of one game (sim.fast.machine), as Game._S, Game._P, ... in this order.
 _FIELDS = ("S", "P", "obs", "L", "E", "SCR", "T", "R", "PR", "prm", "DOBS", "DLEG")
@@ -55,6 +56,18 @@ def known_top(obs) -> list[int]:
     return [int(obs[O.O_KNOWN_TOP_0 + i]) for i in range(int(obs[O.O_KNOWN_TOP_N]))]
 
 
+def as_action(action) -> int:
+    """An action id (an int) or name (``"draw"``, ``"fight:35"``) as its id (sim.actions)."""
+    if isinstance(action, str):
+        return action_id(action)
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]                            # a 0-d array, as some agents give
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    raise RuleError(f"action {action!r} is not an action: give an action id (an int) or a "
+                    f"name such as 'draw' (g.legal_action_names())")
+
+
 class Game:
     """One game of Friday on the fast engine: a state machine that waits at each decision."""
 
@@ -73,7 +86,8 @@ class Game:
         card table (``sim.fast.layout.card_table()`` edited), else the game's own."""
         from sim.fast import api, runner
         from sim.fast.game import alloc_state
-        level, options, seed, game = check_level(level), as_options(options), int(seed), int(game)
+        level, options = check_level(level), as_options(options)
+        seed, game = check_seed(seed), check_seed(game, "game")
         S, P, obs = alloc_state()
         S[Y.S_TRACE] = 1 if trace else 0
         T = api._T if table is None else np.ascontiguousarray(table, dtype=np.int64)
@@ -99,8 +113,9 @@ class Game:
         from ``seed`` (sim.fast.machine.resample_hidden): same observation, same legal
         actions, new hidden stacks and a new engine stream for future reshuffles."""
         from sim.fast import runner
+        seed = check_seed(seed)
         g = self.clone()
-        rng = np.array([mix64(int(seed))], dtype=np.uint64)
+        rng = np.array([mix64(seed)], dtype=np.uint64)
         runner.entry("resample")(*g._arrays(), rng)
         return g
 
@@ -138,7 +153,7 @@ class Game:
         from sim.fast import runner
         if self.is_over:
             raise RuleError("the game is over: no action is legal")
-        a = action_id(action) if isinstance(action, str) else int(action)
+        a = as_action(action)
         if a not in self.legal_actions():
             try:
                 name = repr(action_name(a))
@@ -204,6 +219,10 @@ class Game:
 
         def cards(cs, flags=False):
             return ", ".join(card(c, flags) for c in cs)
+
+        def hazard(c):              # a hazard to fight, by its hazard side (R1.1)
+            c = int(c)
+            return f"{C.HAZARD_TITLE[c]} [{c}]" if C.KIND[c] == C.KIND_HAZARD else card(c)
         lines = [f"Friday, level {self.level}, seed {self.seed}, game {self.game}: "
                  f"{STEP_NAMES[int(o[O.O_STEP])]} step, turn {int(o[O.O_TURN])}, "
                  f"life {int(o[O.O_LIFE])}/{int(o[O.O_MAX_LIFE])}"]
@@ -211,13 +230,14 @@ class Game:
         lines.append("pirates: " + ", ".join(card(p) + (" (beaten)" if p in beaten else "")
                                              for p in (o[O.O_PIRATE_1], o[O.O_PIRATE_2])))
         if o[O.O_OPPONENT] >= 0 and not self.is_over:
-            lines.append(f"fight: {card(o[O.O_OPPONENT])} value {int(o[O.O_FIGHT_VALUE])}, free "
+            lines.append(f"fight: {hazard(o[O.O_OPPONENT])} value {int(o[O.O_FIGHT_VALUE])}, free "
                          f"cards left {int(o[O.O_FREE_LEFT])}, total {int(o[O.O_FIGHT_TOTAL])}")
             for side, z in (("left", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
                 lines.append(f"  {side}: {cards(cards_in(o, z), flags=True) or '-'}")
-        for label, z in (("hazards drawn", O.Z_HAZARD_DRAWN), ("sort3 hand", O.Z_SORT)):
-            if cs := cards_in(o, z):
-                lines.append(f"{label}: {cards(cs)}")
+        if cs := cards_in(o, O.Z_HAZARD_DRAWN):
+            lines.append(f"hazards drawn: {', '.join(hazard(c) for c in cs)}")
+        if cs := cards_in(o, O.Z_SORT):
+            lines.append(f"sort3 hand: {cards(cs)}")
         known = known_top(o)
         lines.append(f"robinson stack {int(o[O.O_N_ROBINSON_STACK])}"
                      + (f" (top: {cards(known)})" if known else "")

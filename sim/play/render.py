@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..names import ABILITY_WORDS, CardNames, count, signed
 from ..reference.fight import Fight, FightRules
-from ..rules import STEP_NAMES, parse_options
+from ..rules import STEP_NAMES, options_text, parse_options
 from ..trace import header_cards
 
 STEP_STYLE = ("bold green", "bold yellow", "bold red", "bold magenta")
@@ -99,8 +99,7 @@ class _Log(FightRules):
     def on_header(self, ev, nxt):
         self.line((f"Friday, level {ev['level']}, seed {ev['seed']}, game {ev['game']}, "
                    f"policy {ev['policy']}", "bold"))
-        opts = ", ".join(f"{k}={str(v).lower()}" for k, v in ev["options"].items())
-        self.line(f"Rule options: {opts}")
+        self.line(f"Rule options: {options_text(ev['options'])}")
 
     def on_setup(self, ev, nxt):
         n = self.names

@@ -46,6 +46,17 @@ HELP = ("Enter the number or the name of an action (e.g. 2 or draw), ? for a hin
         "q to leave the game.")
 
 
+def menu_order(phase: int, legal: list[int], trace: list[dict]) -> list[int]:
+    """The legal actions in the order the menu numbers them: at a hazard decision the hazards
+    in the order they were drawn, as the log's ``Hazards:`` line names them, then the skip;
+    elsewhere as the engine lists them."""
+    if phase != O.PH_HAZARD:
+        return legal
+    drawn = next(e["cards"] for e in reversed(trace) if e["e"] == "hazards_drawn")
+    place = {A_FIGHT + c: i for i, c in enumerate(drawn)}
+    return sorted(legal, key=lambda a: place.get(a, len(place)))
+
+
 class PlayerQuit(Exception):
     """The player left the game (``q`` or the end of the input)."""
 
@@ -181,7 +192,8 @@ class TerminalPlayer:
         self.show_log(hold_sort=phase in SORT_PHASES)
         self.show_state(obs)
         self.line((f"Your choice, {PHASE_WORDS.get(phase, O.PHASE_NAMES[phase])}:", "bold"))
-        for i, a in enumerate(legal, 1):
+        menu = menu_order(phase, legal, self.game.trace)
+        for i, a in enumerate(menu, 1):
             self.line((f"  {i:>2}  ", "bold"), (f"{action_name(a):<12s}", "cyan"),
                       self.describe(obs, a))
         while True:
@@ -191,10 +203,10 @@ class TerminalPlayer:
             if answer == "?":
                 hint = int(self.hint.choose(obs, np.array(legal, dtype=np.int64), len(legal)))
                 self.line(f"  {self.hint.name} " + (
-                    f"would choose {legal.index(hint) + 1} {action_name(hint)}: "
-                    f"{self.describe(obs, hint)}" if hint in legal else
+                    f"would choose {menu.index(hint) + 1} {action_name(hint)}: "
+                    f"{self.describe(obs, hint)}" if hint in menu else
                     f"answered an illegal action ({hint}): no hint"))
-            elif (action := self.parse(answer, legal)) is not None:
+            elif (action := self.parse(answer, menu)) is not None:
                 self.moves.append(action_name(action))
                 return action
 

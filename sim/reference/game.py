@@ -97,8 +97,9 @@ class Game(FightRules):
         """Play the whole game; fills self.trace, self.won, self.cause, self.score."""
         try:
             self.set_up()
-            for step in (GREEN, 1, RED):
-                if step != GREEN:
+            first = self.step                     # green, or a position's step (sim.deal)
+            for step in range(first, RED + 1):
+                if step != first:
                     self.start_step(step)
                 while self.hazard_stack:          # R3.3 / R8.1: an empty stack ends the step
                     self.hazard_turn()
@@ -127,18 +128,23 @@ class Game(FightRules):
         self.hazard_stack = self.rng.shuffle(C.HAZARD_IDS)                   # R2.3
         pirates = self.rng.shuffle(C.PIRATE_IDS)                             # R2.4
         self.pirates = [pirates[-1], pirates[-2]]
-        if self.deal:                                          # the deal's zones (sim.deal)
-            from ..deal import check_deal
-            for key, cards in check_deal(self.level, self.deal).items():
-                setattr(self, key, cards if key == "pirates" else top_first(cards))
+        self.life, self.max_life = start_life(self.level)                   # R2.5
+        if self.deal:                                # the deal's zones (sim.deal), a position's
+            from ..deal import check_deal            # life and step
+            for key, value in check_deal(self.level, self.deal).items():
+                if key == "step":
+                    self.step = STEP_NAMES.index(value)
+                else:
+                    setattr(self, key, value if key in ("pirates", "life") else top_first(value))
         # int(): a sum of numpy bools is a numpy int, which made the plus2_per_aging pirate's
         # value (R9.5) and fight_end.won numpy scalars that JSON traces cannot hold
-        self.aging_in_game = int(len(self.aging_stack) + sum(self.cards.IS_AGING[c] for c in self.robinson_stack))
-        self.life, self.max_life = start_life(self.level)                   # R2.5
+        self.aging_in_game = int(len(self.aging_stack) + sum(
+            self.cards.IS_AGING[c] for c in self.robinson_stack + self.robinson_discard
+            + self.removed))
         self.emit("setup", robinson_stack=top_first(self.robinson_stack),
                   hazard_stack=top_first(self.hazard_stack), aging_stack=top_first(self.aging_stack),
                   pirates=list(self.pirates), life=self.life, max_life=self.max_life)
-        self.emit("step", step=STEP_NAMES[GREEN], hazard_stack=top_first(self.hazard_stack))
+        self.emit("step", step=STEP_NAMES[self.step], hazard_stack=top_first(self.hazard_stack))
 
     def start_step(self, step: int):
         """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
