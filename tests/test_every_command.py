@@ -84,7 +84,6 @@ CASES += [
     ([*COMMANDS["compare"], "--figure", "old.csv/x.png"], "old.csv"),
     ([*COMMANDS["compare"], "--figure", "/sys/x.png"], "/sys"),
     # report and balance pirates: --out is a folder
-    ([*COMMANDS["report"][:-1], "old.parquet"], "old.parquet"),
     ([*COMMANDS["report"][:-1], "/sys/rep"], "/sys"),
     ([*COMMANDS["pirates"][:-1], "old.parquet"], "old.parquet"),
     ([*COMMANDS["pirates"][:-1], "/sys/bal"], "/sys"),
