@@ -90,7 +90,13 @@ class Policy:
         self.rng = np.array([policy_stream_start(seed, game)], dtype=np.uint64)
 
     def choose(self, obs, legal, n_legal) -> int:
-        return int(self.decide(obs, legal, n_legal, self.params, self.rng))
+        action = self.decide(obs, legal, n_legal, self.params, self.rng)
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            return int(action)
+        from numba import typeof
+        where = f" ({self.source})" if self.source and self.source not in self.name else ""
+        raise RuleError(f"policy {self.name!r}{where} returns {typeof(action)}, not an action "
+                        f"id (int)")
 
     def record(self) -> dict:
         """What a results file and a printed header record: the exact policy."""
@@ -162,7 +168,9 @@ def load_policy(spec, params: dict | None = None) -> Policy:
         except TypeError:
             source = None
         params_of_module = getattr(inspect.getmodule(py), "PARAMS", None)   # as a file spec
-        policy = _origin(Policy(name, spec, dict(params_of_module or {}),
+        where = f"{name!r} ({source}, function {name})" if source else repr(name)
+        _check_decide(where, py)
+        policy = _origin(Policy(name, spec, _check_params(where, params_of_module),
                                 (py.__doc__ or "").strip()), name, source)
     else:
         parsed = parse_policy_spec(spec)
@@ -177,6 +185,43 @@ def load_policy(spec, params: dict | None = None) -> Policy:
         if parsed.params:
             policy = _variant(policy, dict(parsed.params))
     return _variant(policy, params) if params else policy
+
+
+DECIDE = "decide(obs, legal, n_legal, params, rng)"
+
+
+def _check_decide(where: str, py):
+    """A RuleError unless ``py`` takes the five arguments of a policy's decide."""
+    try:
+        signature = inspect.signature(py)
+    except (TypeError, ValueError):      # no signature to read: Numba will say
+        return
+    try:
+        signature.bind(*range(5))
+    except TypeError:
+        names = ", ".join(signature.parameters)
+        raise RuleError(f"policy {where} takes {len(signature.parameters)} arguments ({names}), "
+                        f"not the 5 of {DECIDE}") from None
+
+
+def _check_params(where: str, params) -> dict:
+    """A policy's PARAMS (None: none), checked: names mapped to finite numbers."""
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise RuleError(f"policy {where}: PARAMS must be a dict of name: number, "
+                        f"not {type(params).__name__}")
+    for key, value in params.items():
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = float("nan")
+        if not isinstance(key, str) or not key.isidentifier():
+            raise RuleError(f"policy {where}: PARAMS name {key!r} is not a name")
+        if isinstance(value, bool) or not np.isfinite(number):
+            raise RuleError(f"policy {where}: PARAMS[{key!r}] must be a finite number, "
+                            f"not {value!r}")
+    return dict(params)
 
 
 def _module_name(file: Path) -> str:
@@ -224,9 +269,10 @@ def _load_file_policy(spec: str) -> Policy:
     decide = getattr(module, func, None)
     if not callable(decide):
         raise RuleError(f"policy file {path!r} has no function {func!r}")
+    _check_decide(repr(spec), getattr(decide, "py_func", decide))
     if not hasattr(decide, "py_func"):
         from numba import njit
         decide = njit(decide)
-    params = dict(getattr(module, "PARAMS", {}))
+    params = _check_params(repr(spec), getattr(module, "PARAMS", None))
     policy = Policy(f"{path}:{func}", decide, params, (decide.py_func.__doc__ or "").strip())
     return _origin(policy, policy.name, str(file))

@@ -178,3 +178,42 @@ def test_ctrl_c_in_summary_mode_stops_and_reports_what_finished(tmp_path, fast_e
     fast_engine("expert")
     _interrupted_run(tmp_path, "summary")
     assert not (tmp_path / "games.parquet").exists()
+
+
+LOOPING_POLICY = """from numba import njit
+from sim import observation as O
+
+@njit
+def late(obs, legal, n_legal, params, rng):
+    while obs[O.O_LEVEL] == 2:          # level 1 plays, level 2 never ends
+        rng[0] += 1
+    return legal[0]
+"""
+
+
+def test_ctrl_c_stops_a_policy_that_never_returns(tmp_path, fast_engine):
+    """A policy looping forever in jitted code (sim.fast.runner.interruptible): the first
+    Ctrl-C asks to stop after the chunk in flight, which never ends; the second one stops at
+    once, and what finished (level 1) is reported and written, exit code 130."""
+    fast_engine("expert")
+    (tmp_path / "late.py").write_text(LOOPING_POLICY)
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "simulate", "--policy",
+                             "late.py:late", "--level", "1,2", "--games", "300", "--out",
+                             "games.parquet"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().startswith("friday-lab")      # the header
+        time.sleep(15)                  # compiled, level 1 played, level 2 looping
+        proc.send_signal(signal.SIGINT)
+        time.sleep(1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)        # before the fix: never returned
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in out + err
+    if "interrupted after 300 games" in err:             # else: stopped while compiling
+        assert "[INTERRUPTED: partial results]" in out
+        assert len(pd.read_parquet(tmp_path / "games.parquet")) == 300
+    assert not list(tmp_path.glob("*.partial*"))

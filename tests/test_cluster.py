@@ -155,15 +155,29 @@ def test_compare_and_simulate_api_on_the_cluster(dask2):
     assert a.equals(b)
 
 
+def _port_8787_taken():
+    """Dask's default dashboard port taken (by this socket, or already by something else)."""
+    import contextlib
+    import socket
+    sock = socket.socket()
+    with contextlib.suppress(OSError):
+        sock.bind(("127.0.0.1", 8787))
+        sock.listen()
+    return sock
+
+
 def test_cli_simulate_on_a_local_cluster_matches_in_process(tmp_path):
-    """The whole command: rows (every column) and summary mode, local:2 vs in process."""
+    """The whole command: rows (every column) and summary mode, local:2 vs in process; no
+    warning when port 8787 is taken (the local cluster starts no dashboard there)."""
     env = dict(os.environ, FRIDAY_KEEP_NUMBA_CACHE="1")
 
     def friday(*args):
-        out = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--quiet",
-                              "--policy", "cull-green", "--level", "1,3", "--games", "900",
-                              *args], capture_output=True, text=True, env=env, timeout=300)
+        with _port_8787_taken():
+            out = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--quiet",
+                                  "--policy", "cull-green", "--level", "1,3", "--games", "900",
+                                  *args], capture_output=True, text=True, env=env, timeout=300)
         assert out.returncode == 0, out.stderr
+        assert out.stderr == "", out.stderr          # no "Port 8787 is already in use"
         return out.stdout
     import pandas as pd
     friday("--out", str(tmp_path / "here.parquet"))

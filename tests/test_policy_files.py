@@ -161,3 +161,28 @@ def test_file_that_fails_to_import(tmp_path):
     (tmp_path / "boom.py").write_text("import no_such_module_anywhere\n")
     with pytest.raises(RuleError, match="boom.py.*failed to load: ModuleNotFoundError"):
         load_policy(f"{tmp_path}/boom.py:f")
+
+
+def test_a_function_that_cannot_be_a_policy_is_refused_from_python_too():
+    """The checks of a policy file apply to a function passed from Python: its arguments at
+    load, its return type when compiled (fast engine) or when called (reference engine)."""
+    from numba import njit
+    from sim.fast import run_batch
+    from sim.reference import Game
+
+    @njit
+    def three(obs, legal, n_legal):
+        return legal[0]
+
+    @njit
+    def half(obs, legal, n_legal, params, rng):
+        return 0.5
+    with pytest.raises(RuleError, match=r"'three' \(.*test_policy_files.py, function three\) "
+                                        r"takes 3 arguments \(obs, legal, n_legal\), not the 5"):
+        load_policy(three)
+    pol = load_policy(half)
+    with pytest.raises(RuleError, match=r"'half' \(.*, function half\) returns float64, not an "
+                                        r"action id \(int\)"):
+        run_batch(1, 1, 0, 5, pol)
+    with pytest.raises(RuleError, match=r"'half' \(.*\) returns float64, not an action id"):
+        Game(1, 1, 0, pol).play()

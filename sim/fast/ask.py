@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 
-from numba import njit
+from numba import njit, types
 from numba.core.errors import NumbaError
 
 from sim.numba_cache import has_cached_code, is_project_source
@@ -47,13 +47,30 @@ def policy_function(policy):
     if hit is None:
         cache = is_project_source(py)
         try:
-            fn = lean_jit(ask_copy(_ask, py, _decide=njit(inline="always")(py)), sig=POLICY_SIG,
-                          cache=cache)
+            copy = ask_copy(_ask, py, _decide=njit(inline="always")(py))
+            fn = _returns_action(policy, py, lean_jit(copy, sig=POLICY_SIG.args, cache=cache))
         except NumbaError:      # it allocates (or does not compile: then decide_function says)
-            fn = lean_jit(ask_copy(_ask, py, _decide=decide_function(policy)), sig=POLICY_SIG,
-                          cache=cache)
+            copy = ask_copy(_ask, py, _decide=decide_function(policy))
+            fn = lean_jit(copy, sig=POLICY_SIG, cache=cache)
+        if _signature(fn) not in (POLICY_SIG, None):   # another integer type: cast it
+            fn = lean_jit(copy, sig=POLICY_SIG, cache=cache)
         hit = _compiled[("ask", id(py))] = (fn, py)     # keep py alive so id() stays unique
     return hit[0]
+
+
+def _returns_action(policy, py, fn):
+    """``fn`` (compiled for its arguments only) if it returns an integer, the type of an
+    action id; else a RuleError: Numba would cast a float to an integer silently (0.5 would
+    be action 0)."""
+    returns = getattr(_signature(fn), "return_type", types.int64)
+    if not isinstance(returns, types.Integer):
+        raise RuleError(f"policy {_name(policy, py)} returns {returns}, not an action id (int)")
+    return fn
+
+
+def _signature(fn):
+    """The signature ``fn`` was compiled for (None: plain Python, NUMBA_DISABLE_JIT)."""
+    return fn.nopython_signatures[0] if hasattr(fn, "nopython_signatures") else None
 
 
 def ask_cached(policy) -> bool:
@@ -70,24 +87,29 @@ def decide_function(policy):
     if hit is None:
         cache = is_project_source(py)
         try:
-            fn = lean_jit(py, sig=DECIDE_SIG, cache=cache)
+            fn = lean_jit(py, sig=DECIDE_SIG.args, cache=cache)
         except NumbaError:      # it allocates (or does not compile: then this raises again)
             try:
-                fn = njit(DECIDE_SIG, cache=cache)(py)
+                fn = njit(DECIDE_SIG.args, cache=cache)(py)
             except NumbaError as exc:
                 raise RuleError(_compile_message(policy, py, exc)) from None
+        fn = _returns_action(policy, py, fn)
         hit = _compiled[("decide", id(py))] = (fn, py)
     return hit[0]
+
+
+def _name(policy, py) -> str:
+    """The policy as an error names it: its name, the file and the function."""
+    try:
+        where = f"{inspect.getsourcefile(py)}, function {py.__name__}"
+    except TypeError:
+        where = f"function {getattr(py, '__name__', '?')}"
+    return f"{getattr(policy, 'name', getattr(py, '__name__', 'policy'))!r} ({where})"
 
 
 def _compile_message(policy, py, exc) -> str:
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     reason = next((ln for ln in lines if not ln.startswith(("During:", "File", "^", "Failed in",
                                                              "<source"))), lines[0] if lines else "")
-    try:
-        where = f"{inspect.getsourcefile(py)}, function {py.__name__}"
-    except TypeError:
-        where = f"function {getattr(py, '__name__', '?')}"
-    name = getattr(policy, "name", getattr(py, "__name__", "policy"))
-    return (f"policy {name!r} ({where}) does not compile as decide(obs, legal, n_legal, "
+    return (f"policy {_name(policy, py)} does not compile as decide(obs, legal, n_legal, "
             f"params, rng) -> int64: {reason[:300]}")

@@ -8,7 +8,10 @@ on first use, so importing ``sim.fast`` compiles nothing.
 from __future__ import annotations
 
 import functools
+import queue
+import threading
 
+import numba
 import numpy as np
 from numba import njit, prange, types
 
@@ -102,7 +105,7 @@ def entry(name: str, policy=None):
         elif name == "batch":
             with split_compile(policy, _batch_jit, _block_py):
                 block = lean_jit(_block_py, sig=_BLOCK_SIG)
-            fn = functools.partial(_batch_jit(), block)
+            fn = functools.partial(interruptible, _batch_jit(), block)
         else:                                   # a KeyError for an unknown name
             fn = lean_jit({"new": _new_py, "step": _step_py, "resample": _resample_py}[name])
         _entries[name] = fn
@@ -111,4 +114,43 @@ def entry(name: str, policy=None):
 
 def _batch_jit():
     """The batch's parallel loop (it does not depend on the rest: compiled beside it)."""
-    return njit(_BATCH_SIG, cache=True, parallel=True)(_batch_py)
+    return njit(_BATCH_SIG, cache=True, parallel=True, nogil=True)(_batch_py)
+
+
+_jobs: queue.SimpleQueue = queue.SimpleQueue()
+_worker = None      # the one thread that plays interruptible calls, started on first use
+
+
+def interruptible(fn, *args):
+    """``fn(*args)``, a jitted function compiled ``nogil``, played by a worker thread while the
+    main thread waits in short steps, so that Python's signal handlers run meanwhile: Ctrl-C
+    reaches sim.lab.progress.StopFlag (or raises KeyboardInterrupt) even while a policy loops
+    forever, which it cannot while jitted code holds the main thread.  After a
+    KeyboardInterrupt the call in flight is left to finish on its own (a daemon thread: the
+    process can exit); the next call waits for it.  Elsewhere than in the main thread: a plain
+    call.  One thread for every call: Numba's thread pool (OpenMP's team) is made once."""
+    global _worker
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    if _worker is None:
+        _worker = threading.Thread(target=_work, name="friday-games", daemon=True)
+        _worker.start()
+    job = {"call": (fn, args), "threads": numba.get_num_threads(), "done": threading.Event()}
+    _jobs.put(job)
+    while not job["done"].wait(0.05):
+        pass
+    if "error" in job:
+        raise job["error"]
+    return job["result"]
+
+
+def _work():
+    while True:
+        job = _jobs.get()
+        fn, args = job["call"]
+        try:
+            numba.set_num_threads(job["threads"])      # thread-local in Numba
+            job["result"] = fn(*args)
+        except BaseException as exc:                    # raised again in the caller
+            job["error"] = exc
+        job["done"].set()

@@ -83,7 +83,9 @@ class Cluster:
     def _start_local(self, distributed, n: int):
         """N worker processes here, their scratch space in a folder of our own (removed at
         the end), started with SIGINT ignored (inherited): a Ctrl-C in the terminal reaches
-        only this process, which cancels the chunks and reports."""
+        only this process, which cancels the chunks and reports.  No dashboard: the scheduler's
+        HTTP server (which Dask starts even without one, on port 8787 by default, with a
+        warning when that port is taken) listens on a free local port."""
         import dask
         self._scratch = tempfile.mkdtemp(prefix="friday-dask-")
         main = threading.current_thread() is threading.main_thread()
@@ -92,7 +94,8 @@ class Cluster:
             with dask.config.set({"temporary-directory": self._scratch}):
                 self._local = distributed.LocalCluster(
                     n_workers=n, threads_per_worker=self.threads_per_worker, processes=True,
-                    dashboard_address=None, silence_logs=50)
+                    dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
+                    silence_logs=50)
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)
