@@ -46,7 +46,7 @@ def test_the_log_reads_like_a_game_not_like_data():
     assert text.count("Fights pirate") == 2                               # each fight once
     for phrase in ("Turn 1 - green step, life 20, Robinson's stack 19, hazards left 28",
                    "hazard side: value 2, 3 free cards; beaten, it becomes the knowledge card",
-                   "free card: genius (+2)", "paid card:", "total", "Robinson's stack is empty",
+                   "free card: genius (+2)", "paid card:", "Robinson's stack is empty",
                    "looks at", "copies", "exchanges", "doubles", "destroys",
                    "puts suicidal (-5) face down under Robinson's stack", "Removed from the game",
                    "Lost: 1 against 5; pays 4 life (life 16) and destroys",
@@ -73,10 +73,9 @@ def _bookkeeping_agrees(events):
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])
-def test_running_totals_stack_counts_and_score_items_agree_with_the_trace(level):
-    """The log's bookkeeping (the fight it rebuilds from the events, counted by the reference
-    engine's rules: R4.6 totals, R5.7 values; R7 stack counts, R10.3 items) matches every
-    fight_end, reshuffle and score of the trace, for every built-in policy."""
+def test_stack_counts_and_score_items_agree_with_the_trace(level):
+    """The log's bookkeeping (R7 stack counts, R10.3 items) matches every reshuffle and score
+    of the trace, for every built-in policy."""
     other = Options(old_age="continue", step_minus1_stacks=False, plus1_counts_destroyed=False)
     for policy in builtin_policies().values():
         for game in range(25):
@@ -117,8 +116,9 @@ def test_a_trace_header_gives_back_its_card_table():
         assert header_cards(head).text == table.text
 
 
-def test_running_totals_follow_the_traces_card_table():
-    """The totals are counted with the header's card table (an edited genius counts 5)."""
+def test_the_log_follows_the_traces_card_table():
+    """Names, values and the score items come from the header's card table (an edited genius
+    counts 5)."""
     table = build(sets=EDITS)
     expert = load_policy("expert")
     for level in (1, 4):
@@ -139,6 +139,17 @@ def test_a_trace_cut_short_says_so():
     events = traced(1, 2, 0, load_policy("random"))
     text = render_text(events[:40])
     assert text.rstrip().endswith("The trace ends here, before the end of the game.")
+
+
+def test_a_trace_cut_right_after_a_choice_still_reads():
+    """A cut anywhere, even between a hazard or pirate choice and its fight_start, reads."""
+    events = traced(1, 3, 0, load_policy("expert"))
+    choices = [i for i, e in enumerate(events) if e["e"] in ("hazard_choice", "pirate_choice")
+               and events[i + 1]["e"] == "fight_start"]
+    assert events[choices[-1]]["e"] == "pirate_choice"
+    for i in (choices[0], choices[-1]):
+        text = render_text(events[:i + 1]).rstrip().splitlines()
+        assert text[-3].lstrip().startswith("Fights ") and text[-1].startswith("The trace ends")
 
 
 def test_a_scripted_replay_that_runs_out_prints_the_game_so_far_then_the_error(tmp_path):

@@ -5,18 +5,15 @@ lines as spans ``(text, style)`` (styles are rich style strings, ignored in plai
 ``render_text`` the plain text and ``render_rich`` a rich ``Text`` for a terminal.  Cards go by
 their names from the header's card table (``#id`` only with ``ids=True``); the order of a
 face-down stack is never printed (R1.4), only counts and what the player itself saw.  A small
-bookkeeper follows the game from the events: life, step, the Robinson stack's count, the cards
-of the fight, and Robinson's cards for the R10.3 score breakdown.  The fight's running total
-(R4.6) and the value it is compared with (R5.7) are the reference engine's own count
-(sim.reference.fight.FightRules) of the fight the trace shows: the trace writes them only at
-``fight_end``, and the log does not count them a second way.
+bookkeeper follows the game from the events: life, step, the Robinson stack's count, and
+Robinson's cards for the R10.3 score breakdown.  Arithmetic stays with the engines: the fight's
+total (R4.6) and the value it is compared with (R5.7) are printed where the trace writes them,
+at ``fight_end``.
 """
 from __future__ import annotations
 
 from ..names import ABILITY_WORDS, CardNames, count, signed
-from ..reference.fight import Fight, FightRules
-from ..rules import STEP_NAMES, options_text, parse_options
-from ..trace import header_cards
+from ..rules import STEP_NAMES, options_text
 
 STEP_STYLE = ("bold green", "bold yellow", "bold red", "bold magenta")
 LIFE_REASON = {"paid_draw": "paid card", "lost_fight": "lost fight", "aging": "aging card",
@@ -30,13 +27,10 @@ CAUSES = {
 ABILITY_SAYS = {   # (what the ability does, style) of the abilities that only say so
     "draw_plus1": ("draws 1 more card", ""), "draw_plus2": ("draws up to 2 more cards", ""),
     "aging_stop": ("drawn as a free card, it stops the free cards of this fight", "red")}
-TOTAL_COLUMN = 52
 
 
-class _Log(FightRules):
-    """Follows the events and writes the lines (see the module docstring).  ``FightRules``
-    gives ``fight_total`` and ``effective_value`` over ``fight`` (a reference Fight, filled
-    from the events), ``cards``, ``options`` and ``step``, as in the reference engine.  An
+class _Log:
+    """Follows the events and writes the lines (see the module docstring).  An
     ``on_<event>`` handler that writes the next event, a life change, into its own line
     returns True, and that event is not handled again."""
 
@@ -47,14 +41,12 @@ class _Log(FightRules):
             from ..cards import header_table
             head = {"cards": header_table(), "options": {}}
         self.names = CardNames(head["cards"], ids)
-        self.cards = header_cards(head)
-        self.options = parse_options(**head.get("options", {}))
         self.lines: list[list[tuple[str, str]]] = []
         self.life = self.max_life = self.turn = self.stack_n = self.hazards_left = self.step = 0
         self.owned: set[int] = set()      # Robinson's cards, not removed (R10.3)
         self.won_hazards = 0
         self.pirates_beaten: list[int] = []
-        self.fight: Fight | None = None
+        self.fight: dict | None = None     # the fight_start event, and "face_down": destroyed
         self.ended = None                  # the current fight's fight_end event, once written
         self.pending_sort = None  # (cards still to take, cards put back) across a reshuffle
         self.n_hazards = sum(1 for row in self.names.table.values() if row["kind"] == "hazard")
@@ -67,11 +59,6 @@ class _Log(FightRules):
         if gap:
             self.lines.append([("", "")])
         self.lines.append([sp if isinstance(sp, tuple) else (sp, "") for sp in spans])
-
-    def with_total(self, text: str, style: str = ""):
-        """The line, then the fight's total now (R4.6), as the reference engine counts it."""
-        total = self.fight_total()[0]
-        self.line((text.ljust(TOTAL_COLUMN) + " ", style), (f"total {total}", "cyan"))
 
     def take_life(self, nxt, *reasons) -> bool:
         """Whether the next event is the life change (for one of ``reasons``) that this event's
@@ -138,28 +125,31 @@ class _Log(FightRules):
             self.line(f"  Skips {n.hazard(ev['discarded'][0])}: discarded without a fight.")
             return
         rest = f" Discards {n.listing(ev['discarded'], n.hazard)}." if ev["discarded"] else ""
+        if nxt is None:                               # a trace cut right after the choice
+            return self.line(f"  Fights {n.hazard(ev['fight'])}.{rest}")
         self.line(("  Fights ", ""), (n.hazard(ev["fight"]), "bold"),
                   f" (hazard side: value {nxt['value']}, {count(nxt['free_cards'], 'free card')}; "
                   f"beaten, it becomes the knowledge card {n.card(ev['fight'])}).{rest}")
 
     def on_pirate_choice(self, ev, nxt):
+        if nxt is None:                               # a trace cut right after the choice
+            return self.line(f"Fights {self.names.pirate(ev['fight'])}.", gap=True)
         self.line(("Fights ", ""), (self.names.pirate(ev["fight"]), "bold magenta"),
                   f": value {nxt['value']}, {count(nxt['free_cards'], 'free card')}, "
                   f"life {self.life}.", gap=True)
 
     def on_fight_start(self, ev, nxt):
         """Written with the choice before it (the trace always has one)."""
-        self.fight = Fight(ev["opponent"], ev["kind"] == "pirate", ev["value"], ev["free_cards"])
+        self.fight = {**ev, "face_down": set()}
         self.ended = None
 
     def on_draw(self, ev, nxt):
         card, merged = ev["card"], self.take_life(nxt, "paid_draw")
         self.stack_n -= 1
-        (self.fight.left if ev["side"] == "left" else self.fight.right).append(card)
         text = f"    {DRAW_REASON[ev['reason']]}: {self.names.card(card)}"
         if ev["cost"]:
             text += f", {ev['cost']} life" + (f" (life {self.life})" if merged else "")
-        self.with_total(text, "red" if self.names.value(card) < 0 else "")
+        self.line((text, "red" if self.names.value(card) < 0 else ""))
         return merged
 
     def on_reshuffle(self, ev, nxt):
@@ -183,7 +173,7 @@ class _Log(FightRules):
         self.line(f"    life {signed(ev['delta'])} ({reason}): life {self.life}")
 
     def on_ability(self, ev, nxt):
-        n, f = self.names, self.fight
+        n = self.names
         ability, card, target = ev["ability"], ev["card"], ev["target"]
         who = f"    {n.short(card)}: " if ev["via_copy"] is None else \
             f"    {n.short(ev['via_copy'])} copies {n.short(card)}: "
@@ -198,26 +188,21 @@ class _Log(FightRules):
             self.line((who + text, "red" if ability.startswith("aging") else "green"))
             return merged
         if ability == "destroy":
-            f.face_down.add(target)
-            self.with_total(who + f"destroys {n.short(target)} (it counts 0, leaves the game "
-                                  f"after the fight)")
+            self.fight["face_down"].add(target)
+            self.line(who + f"destroys {n.short(target)} (it counts 0, leaves the game after "
+                            f"the fight)")
         elif ability == "double":
-            f.doubled.add(target)
-            self.with_total(who + f"doubles {n.short(target)}")
+            self.line(who + f"doubles {n.short(target)}")
         elif ability in ("exchange1", "exchange2", "below_pile"):
-            (f.left if target in f.left else f.right).remove(target)
-            f.doubled.discard(target)
             if ability == "below_pile":
                 self.stack_n += 1
                 self.line(who + f"puts {n.short(target)} face down under Robinson's stack")
             else:
                 self.line(who + f"exchanges {n.short(target)} (onto the discard) for a new card")
         elif ability == "step_minus1":
-            f.step_minus += 1
-            self.line(who + ("no effect against a pirate" if f.is_pirate else
+            self.line(who + ("no effect against a pirate" if self.fight["kind"] == "pirate" else
                              "no effect in the green step" if self.step == 0 else
-                             f"the hazard counts one step lower: value {self.effective_value()} "
-                             f"at the comparison"))
+                             "the hazard counts one step lower at the comparison"))
         elif ability == "sort3":
             self.sort3(who, ev["detail"])
         elif ability == "aging_highest_zero":
@@ -253,16 +238,12 @@ class _Log(FightRules):
     def on_fight_end(self, ev, nxt):
         n, f = self.names, self.fight
         self.owned.difference_update(ev["destroyed"] + ev["removed"])
-        counted = (self.fight_total()[0], self.effective_value())
-        if counted != (ev["total"], ev["value"]):
-            self.disagreements.append(f"turn {self.turn}: counted {counted[0]} vs {counted[1]}, "
-                                      f"trace {ev['total']} vs {ev['value']}")
         self.ended = ev
         text = f": {ev['total']} against {ev['value']}"
-        text += "" if ev["value"] == f.value else f" (lowered from {f.value})"
+        text += "" if ev["value"] == f["value"] else f" (lowered from {f['value']})"
         merged = self.take_life(nxt, "lost_fight")
         if ev["won"]:
-            beaten = " The pirate is beaten." if f.is_pirate else ""
+            beaten = " The pirate is beaten." if f["kind"] == "pirate" else ""
             self.line(("  Won", "bold green"), f"{text}.{beaten}")
         else:
             text += f"; pays {ev['life_paid']} life" + (f" (life {self.life})" if merged else "")
@@ -278,12 +259,12 @@ class _Log(FightRules):
         ended without losing the game (R4.10)."""
         f = self.fight
         if self.ended is None:
-            self.owned -= f.face_down
+            self.owned -= f["face_down"]
         elif self.ended["won"] and completed:
-            if f.is_pirate:
-                self.pirates_beaten.append(f.opponent)
+            if f["kind"] == "pirate":
+                self.pirates_beaten.append(f["opponent"])
             else:
-                self.owned.add(f.opponent)
+                self.owned.add(f["opponent"])
                 self.won_hazards += 1
         self.fight = self.ended = None
 
