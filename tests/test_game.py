@@ -286,8 +286,8 @@ def test_printed_game_names_the_hazard_by_its_hazard_side():
     """Game 0 of seed 3, level 1 draws With the raft to the wreck (36) and Exploring the island
     (44, whose knowledge side is food +1): both named by their hazard side, in the fight too."""
     g = Game.new(level=1, seed=3)
-    assert "hazards drawn: With the raft to the wreck [36], Exploring the island [44]" in str(g)
+    assert "Hazards drawn: With the raft to the wreck #36 and Exploring the island #44" in str(g)
     g.step("fight:44")
-    fight = next(line for line in str(g).splitlines() if line.startswith("fight:"))
-    assert fight.startswith("fight: Exploring the island [44] value 1,"), fight
+    fight = next(line for line in str(g).splitlines() if line.startswith("Fight against"))
+    assert fight.startswith("Fight against Exploring the island #44 (hazard side): value 1;"), fight
     assert "food" not in str(g)

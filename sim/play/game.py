@@ -19,12 +19,13 @@ import numpy as np
 from sim import cards as C
 from sim import observation as O
 from sim.actions import N_ACTIONS, action_id, action_name
+from sim.names import CardNames
 from sim.rng import mix64
 from sim.rules import (CAUSE_NAMES, STEP_NAMES, Options, RuleError, as_options, check_level,
                        check_seed)
 from sim.fast import layout as Y
 
-__all__ = ["Game", "as_action"]
+__all__ = ["Game", "as_action", "position_lines"]
 
 # The engine's arrays of one game (sim.fast.machine), as Game._S, Game._P, ... in this order.
 _FIELDS = ("S", "P", "obs", "L", "E", "SCR", "T", "R", "PR", "prm", "DOBS", "DLEG")
@@ -208,43 +209,11 @@ class Game:
         return f"<Game level {self.level} seed {self.seed} game {self.game}: {state}>"
 
     def __str__(self) -> str:
-        o = self._obs
-
-        def card(c, flags=False):
-            c = int(c)
-            marks = [w for w, bit in (("face down", O.F_FACE_DOWN), ("doubled", O.F_DOUBLED),
-                                      ("used", O.F_USED)) if flags and o[O.FLAGS + c] & bit]
-            return (f"{C.NAME[c]}{f' {C.FIGHT_VALUE[c]:+d}' if c < 59 else ''} [{c}]"
-                    + (f" ({', '.join(marks)})" if marks else ""))
-
-        def cards(cs, flags=False):
-            return ", ".join(card(c, flags) for c in cs)
-
-        def hazard(c):              # a hazard to fight, by its hazard side (R1.1)
-            c = int(c)
-            return f"{C.HAZARD_TITLE[c]} [{c}]" if C.KIND[c] == C.KIND_HAZARD else card(c)
-        lines = [f"Friday, level {self.level}, seed {self.seed}, game {self.game}: "
-                 f"{STEP_NAMES[int(o[O.O_STEP])]} step, turn {int(o[O.O_TURN])}, "
-                 f"life {int(o[O.O_LIFE])}/{int(o[O.O_MAX_LIFE])}"]
-        beaten = cards_in(o, O.Z_PIRATE_BEATEN)
-        lines.append("pirates: " + ", ".join(card(p) + (" (beaten)" if p in beaten else "")
-                                             for p in (o[O.O_PIRATE_1], o[O.O_PIRATE_2])))
-        if o[O.O_OPPONENT] >= 0 and not self.is_over:
-            lines.append(f"fight: {hazard(o[O.O_OPPONENT])} value {int(o[O.O_FIGHT_VALUE])}, free "
-                         f"cards left {int(o[O.O_FREE_LEFT])}, total {int(o[O.O_FIGHT_TOTAL])}")
-            for side, z in (("left", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
-                lines.append(f"  {side}: {cards(cards_in(o, z), flags=True) or '-'}")
-        if cs := cards_in(o, O.Z_HAZARD_DRAWN):
-            lines.append(f"hazards drawn: {', '.join(hazard(c) for c in cs)}")
-        if cs := cards_in(o, O.Z_SORT):
-            lines.append(f"sort3 hand: {cards(cs)}")
-        known = known_top(o)
-        lines.append(f"robinson stack {int(o[O.O_N_ROBINSON_STACK])}"
-                     + (f" (top: {cards(known)})" if known else "")
-                     + f", discard {int(o[O.O_N_ROBINSON_DISCARD])}, aging stack "
-                     f"{int(o[O.O_N_AGING_STACK])}, hazard stack {int(o[O.O_N_HAZARD_STACK])}, "
-                     f"hazard discard {int(o[O.O_N_HAZARD_DISCARD])}, removed "
-                     f"{len(cards_in(o, O.Z_REMOVED))}")
+        """The position in plain text (``position_lines``, cards tagged with their ids), then
+        the decision waited for and its legal actions, or the result."""
+        lines = [f"Friday, level {self.level}, seed {self.seed}, game {self.game}"]
+        for spans in position_lines(self._obs, CardNames(C.header_table(), ids=True)):
+            lines.append("".join(sp if isinstance(sp, str) else sp[0] for sp in spans))
         if self.is_over:
             r = self.result
             lines.append(f"game over: {'won' if r['won'] else 'lost'} ({r['cause']}), score "
@@ -252,3 +221,59 @@ class Game:
         else:
             lines.append(f"{self.phase} decision, legal: {', '.join(self.legal_action_names())}")
         return "\n".join(lines)
+
+
+def position_lines(obs, names: CardNames) -> list[list]:
+    """The position as a player may know it (R1.4), from the observation alone: step, turn,
+    life, the piles (the Robinson stack and discard by contents, never their order, except
+    the cards put on top with sort3), the pirates, the hazards drawn, the fight with the
+    engine's total (R4.6) and value at the comparison (R5.7), sort3's hand, the destroy
+    budget.  Lines of spans, each a text or (text, rich style) (``friday play``, ``print(g)``)."""
+    n, lines = names, []
+    step, life = STEP_NAMES[int(obs[O.O_STEP])], f"life {obs[O.O_LIFE]} of {obs[O.O_MAX_LIFE]}"
+    lines.append([(f"-- {step} step", "bold"), f", turn {obs[O.O_TURN]}: ", (life, "bold cyan"),
+                  f"; hazard stack {obs[O.O_N_HAZARD_STACK]}, hazard discard "
+                  f"{obs[O.O_N_HAZARD_DISCARD]}, aging stack {obs[O.O_N_AGING_STACK]}, removed "
+                  f"{len(cards_in(obs, O.Z_REMOVED))} --"])
+    stack, discard = cards_in(obs, O.Z_ROBINSON_STACK), cards_in(obs, O.Z_ROBINSON_DISCARD)
+    known = known_top(obs)
+    lines.append([f"Robinson's stack ({len(stack)}): {n.grouped(stack) or 'empty'}" +
+                  (f"; on top, as you put them: {n.listing(known)}" if known else "")])
+    lines.append([f"Robinson's discard ({len(discard)}): {n.grouped(discard) or 'empty'}"])
+    pirates, beaten = (obs[O.O_PIRATE_1], obs[O.O_PIRATE_2]), cards_in(obs, O.Z_PIRATE_BEATEN)
+    lines.append(["Pirates: " + "; ".join(f"{n.pirate(p)}{' (beaten)' if p in beaten else ''}"
+                                          for p in pirates if p >= 0)])
+    if hazards := cards_in(obs, O.Z_HAZARD_DRAWN):
+        lines.append([f"Hazards drawn: {n.listing(hazards, n.hazard)}"])
+    if obs[O.O_OPPONENT] >= 0 and obs[O.O_PHASE] != O.PH_NONE:
+        lines += _fight_lines(obs, n)
+    if hand := cards_in(obs, O.Z_SORT):
+        lines.append([f"Sort3, the cards you took: {n.listing(hand)}"])
+    if obs[O.O_DESTROY_BUDGET] > 0:
+        lines.append([f"Fight lost: destroy budget {obs[O.O_DESTROY_BUDGET]} left "
+                      f"(1 per start or knowledge card, 2 per aging card, R4.8)"])
+    return lines
+
+
+def _fight_lines(obs, n: CardNames) -> list[list]:
+    """The fight: the opponent, its value (and at the comparison), the free cards left, the
+    cards on each side with their marks, and the total against the value."""
+    value, eff, total = (int(obs[i]) for i in (O.O_FIGHT_VALUE, O.O_EFFECTIVE_VALUE,
+                                               O.O_FIGHT_TOTAL))
+    side = "pirate" if obs[O.O_OPPONENT_IS_PIRATE] else "hazard side"
+    lower = f", {eff} at the comparison" if eff != value else ""
+    text = f" ({side}): value {value}{lower}; free cards left {obs[O.O_FREE_LEFT]}"
+    if obs[O.O_FREE_LEFT] and not obs[O.O_FREE_OPEN]:
+        text += " (free drawing stopped)"
+    lines = [["Fight against ", (n.opponent(int(obs[O.O_OPPONENT])), "bold"), text]]
+    for label, zone in (("left (free)", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
+        marked = []
+        for c in cards_in(obs, zone):
+            marks = [m for bit, m in ((O.F_FACE_DOWN, "destroyed"), (O.F_DOUBLED, "doubled"),
+                                      (O.F_USED, "used")) if obs[O.FLAGS + c] & bit]
+            marked.append(n.card(c) + (f" [{', '.join(marks)}]" if marks else ""))
+        if marked:
+            lines.append([f"  {label}: " + ", ".join(marked)])
+    verdict = "beaten" if total >= eff else f"{eff - total} missing"
+    lines.append(["  total ", (f"{total}", "bold cyan"), f" against {eff}: {verdict}"])
+    return lines

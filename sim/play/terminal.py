@@ -19,7 +19,7 @@ from .. import observation as O
 from ..actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_MORE, A_PAY,
                       A_PIRATE, A_PUT, A_SKIP, A_TARGET, A_USE, N_CARDS, action_id, action_name)
 from ..names import ABILITY_WORDS, CardNames, count
-from .game import cards_in, known_top
+from .game import position_lines
 from .render import render_lines
 from ..rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError
 from ..trace import header
@@ -111,43 +111,10 @@ class TerminalPlayer:
         self.printed = max(self.printed, len(lines))
 
     def show_state(self, obs):
-        n = self.names
-        step, life = STEP_NAMES[int(obs[O.O_STEP])], f"life {obs[O.O_LIFE]} of {obs[O.O_MAX_LIFE]}"
-        self.line((f"-- {step} step", "bold"), f", turn {obs[O.O_TURN]}: ", (life, "bold cyan"),
-                  f"; hazard stack {obs[O.O_N_HAZARD_STACK]}, hazard discard "
-                  f"{obs[O.O_N_HAZARD_DISCARD]}, aging stack {obs[O.O_N_AGING_STACK]} --", gap=True)
-        stack, discard = cards_in(obs, O.Z_ROBINSON_STACK), cards_in(obs, O.Z_ROBINSON_DISCARD)
-        known = known_top(obs)
-        self.line(f"Robinson's stack ({len(stack)}): {n.grouped(stack) or 'empty'}" +
-                  (f"; on top, as you put them: {n.listing(known)}" if known else ""))
-        self.line(f"Robinson's discard ({len(discard)}): {n.grouped(discard) or 'empty'}")
-        pirates, beaten = (obs[O.O_PIRATE_1], obs[O.O_PIRATE_2]), cards_in(obs, O.Z_PIRATE_BEATEN)
-        self.line("Pirates: " + "; ".join(f"{n.pirate(p)}{' (beaten)' if p in beaten else ''}"
-                                          for p in pirates if p >= 0))
-        if obs[O.O_OPPONENT] >= 0:
-            value, eff, total = (int(obs[i]) for i in (O.O_FIGHT_VALUE, O.O_EFFECTIVE_VALUE,
-                                                       O.O_FIGHT_TOTAL))
-            side = "pirate" if obs[O.O_OPPONENT_IS_PIRATE] else "hazard side"
-            lower = f", {eff} at the comparison" if eff != value else ""
-            text = f" ({side}): value {value}{lower}; free cards left {obs[O.O_FREE_LEFT]}"
-            if obs[O.O_FREE_LEFT] and not obs[O.O_FREE_OPEN]:
-                text += " (free drawing stopped)"
-            self.line("Fight against ", (n.opponent(int(obs[O.O_OPPONENT])), "bold"), text)
-            for label, zone in (("left (free)", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
-                if cards := cards_in(obs, zone):
-                    self.line(f"  {label}: " + ", ".join(self.fight_card(obs, c) for c in cards))
-            verdict = "beaten" if total >= eff else f"{eff - total} missing"
-            self.line("  total ", (f"{total}", "bold cyan"), f" against {eff}: {verdict}")
-        if hand := cards_in(obs, O.Z_SORT):
-            self.line(f"Sort3, the cards you took: {n.listing(hand)}")
-        if obs[O.O_DESTROY_BUDGET] > 0:
-            self.line(f"Fight lost: destroy budget {obs[O.O_DESTROY_BUDGET]} left "
-                      f"(1 per start or knowledge card, 2 per aging card, R4.8)")
-
-    def fight_card(self, obs, c: int) -> str:
-        marks = [m for bit, m in ((O.F_FACE_DOWN, "destroyed"), (O.F_DOUBLED, "doubled"),
-                                  (O.F_USED, "used")) if obs[O.FLAGS + c] & bit]
-        return self.names.card(c) + (f" [{', '.join(marks)}]" if marks else "")
+        """The position as a player may know it (sim.play.game.position_lines)."""
+        self.line()
+        for spans in position_lines(obs, self.names):
+            self.line(*spans)
 
     # --- the actions -------------------------------------------------------------------
     def describe(self, obs, action: int) -> str:
