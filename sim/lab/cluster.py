@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import re
 import shutil
 import signal
@@ -28,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sim.rules import RuleError
+from .files import write_text
 
 CONNECT_TIMEOUT_S = 5
 MAX_SHIPPED_BYTES = 1 << 20          # a policy file and the .py files beside it, at most 1 MiB
@@ -48,66 +48,55 @@ def parse_address(address: str) -> tuple[str, object]:
                     f"a scheduler address such as tcp://host:8786")
 
 
-def _distributed():
-    try:
-        import distributed
-    except ImportError:
-        raise RuleError("--cluster needs dask.distributed: install the cluster extra: "
-                        "pip install 'friday-lab[cluster]'") from None
-    return distributed
-
-
 class Cluster:
     """A connection to a Dask scheduler (``with Cluster("local:2") as c: ...``).  ``local:N``
     starts a LocalCluster of N single-threaded worker processes and stops it at the end; an
     address connects to a running scheduler (a clear error within CONNECT_TIMEOUT_S seconds when
     it cannot be reached).  An existing ``distributed.Client`` is used as it is."""
 
-    def __init__(self, address, threads_per_worker: int = 1):
-        self.address, self.threads_per_worker = address, threads_per_worker
-        self.client = self._local = self._scratch = None
-        self._own_client = True
+    def __init__(self, address):
+        self.address, self.client = address, None
+        self._undo = contextlib.ExitStack()       # what __exit__ stops and removes, last first
 
     def __enter__(self) -> "Cluster":
-        distributed = _distributed()
+        try:
+            import distributed
+        except ImportError:
+            raise RuleError("--cluster needs dask.distributed: install the cluster extra: "
+                            "pip install 'friday-lab[cluster]'") from None
         if isinstance(self.address, distributed.Client):
-            self.client, self._own_client = self.address, False
+            self.client = self.address             # someone else's: left open
             return self
         kind, value = parse_address(self.address)
-        if kind == "local":
-            self._start_local(distributed, value)
-        else:
-            self.client = _connect(distributed, value)
+        self.client = (self._start_local(distributed, value) if kind == "local"
+                       else _connect(distributed, value))
+        self._undo.callback(self.client.close)
         return self
 
     def _start_local(self, distributed, n: int):
-        """N worker processes here, their scratch space in a folder of our own (removed at
-        the end), started with SIGINT ignored (inherited): a Ctrl-C in the terminal reaches
-        only this process, which cancels the chunks and reports.  No dashboard: the scheduler's
-        HTTP server (which Dask starts even without one, on port 8787 by default, with a
-        warning when that port is taken) listens on a free local port."""
+        """A Client of N worker processes here, their scratch space in a folder of our own
+        (removed at the end), started with SIGINT ignored (inherited): a Ctrl-C in the terminal
+        reaches only this process, which cancels the chunks and reports.  No dashboard: the
+        scheduler's HTTP server (which Dask starts even without one, on port 8787 by default,
+        with a warning when that port is taken) listens on a free local port."""
         import dask
-        self._scratch = tempfile.mkdtemp(prefix="friday-dask-")
+        scratch = tempfile.mkdtemp(prefix="friday-dask-")
+        self._undo.callback(shutil.rmtree, scratch, ignore_errors=True)
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
-            with dask.config.set({"temporary-directory": self._scratch}):
-                self._local = distributed.LocalCluster(
-                    n_workers=n, threads_per_worker=self.threads_per_worker, processes=True,
-                    dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
-                    silence_logs=50)
+            with dask.config.set({"temporary-directory": scratch}):
+                local = distributed.LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True, silence_logs=50,
+                    dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False})
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)
-        self.client = distributed.Client(self._local)
+        self._undo.callback(local.close)
+        return distributed.Client(local)
 
     def __exit__(self, *exc):
-        if self.client is not None and self._own_client:
-            self.client.close()
-        if self._local is not None:
-            self._local.close()
-        if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
+        self._undo.close()
 
     def warm_up(self, setup):
         """Every worker compiles (or loads from its cache) the engine and the setup's policy
@@ -115,16 +104,15 @@ class Cluster:
         from .run import Chunk
         self.client.run(play_wire, to_wire(Chunk(setup, 1, 0, 0, 4, summary=True)))
 
-    def run_chunks(self, chunks, window=None, retries=2, task=None, should_stop=None,
-                   poll_s=0.2):
-        """Yield (chunk, result) of sim.lab.run.Chunks in their order.  At most ``window``
-        chunks are in flight (default 4 per worker thread); a chunk whose worker died is
-        re-run by Dask (``retries`` more attempts, plus the scheduler's own rescheduling).
-        When ``should_stop()`` turns true (checked every ``poll_s`` s: Ctrl-C) or the
-        generator is closed, the chunks still outstanding are cancelled."""
-        distributed = _distributed()
+    def run_chunks(self, chunks, task=None, should_stop=None):
+        """Yield (chunk, result) of sim.lab.run.Chunks in their order.  At most 4 chunks per
+        worker thread are in flight; a chunk whose worker died is re-run by Dask (2 more
+        attempts, plus the scheduler's own rescheduling).  When ``should_stop()`` turns true
+        (checked every 0.2 s: Ctrl-C) or the generator is closed, the chunks still outstanding
+        are cancelled.  ``task``: what a worker runs on a chunk (default ``play_wire``)."""
+        from distributed import wait
         client = self.client
-        window = window or 4 * max(1, sum(client.nthreads().values()))
+        window = 4 * max(1, sum(client.nthreads().values()))
         pending = deque(enumerate(chunks))
         finished, by_future = {}, {}      # index -> (chunk, result); future -> (index, chunk)
         setups = {id(ch.setup): ch.setup for _, ch in pending}
@@ -135,18 +123,15 @@ class Cluster:
                 while not stop and pending and len(by_future) < window:
                     i, ch = pending.popleft()
                     fut = client.submit(task or play_wire, to_wire(ch, wires[id(ch.setup)]),
-                                        retries=retries, pure=False)
+                                        retries=2, pure=False)
                     by_future[fut] = (i, ch)
                 while next_index in finished:       # on a stop too: what finished in order
                     yield finished.pop(next_index)
                     next_index += 1
-                if stop:
+                if stop or not by_future:       # stopped, or every chunk yielded
                     return
-                if not by_future:
-                    continue
                 try:
-                    done, _ = distributed.wait(list(by_future), timeout=poll_s,
-                                               return_when="FIRST_COMPLETED")
+                    done, _ = wait(list(by_future), timeout=0.2, return_when="FIRST_COMPLETED")
                 except TimeoutError:
                     done = ()
                 for fut in done:
@@ -220,11 +205,8 @@ def policy_from_wire(wire: dict):
         return load_policy(wire["name"], wire["params"])
     folder = Path(tempfile.gettempdir()) / "friday-lab-policies" / wire["sha256"]
     if not (folder / wire["file"]).is_file():
-        folder.mkdir(parents=True, exist_ok=True)
         for name, text in wire["files"].items():
-            tmp = folder / f".{name}.{os.getpid()}.tmp"
-            tmp.write_text(text)
-            os.replace(tmp, folder / name)
+            write_text(folder / name, text)           # atomically: workers may race
     return load_policy(f"{folder / wire['file']}:{wire['function']}", wire["params"])
 
 

@@ -47,7 +47,7 @@ def labels_for(policies) -> list[str]:
 
 def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, options=None,
                 threads=None, chunk: int | None = None, keep_on_interrupt: bool = False,
-                cluster=None, cards=None, quiet: bool = True, label=None) -> pd.DataFrame:
+                cluster=None, cards=None, quiet: bool = True) -> pd.DataFrame:
     """Every policy plays the very same games: one row per level and game, the outcomes of
     every policy side by side (columns ``"<policy>:won"``, ``"<policy>:score"``, ...).
 
@@ -70,7 +70,7 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     labels = labels_for(pols)
     plan = Plan(tuple(Setup(p, opts, table) for p in pols), tuple(levels), games, seed)
     with connected(cluster) as dask:
-        with Run(plan, backend_for(dask, chunk, threads), quiet, label) as run:
+        with Run(plan, backend_for(dask, chunk, threads), quiet) as run:
             parts = [_side_by_side(part, labels) for part in run]
     if run.interrupted and not keep_on_interrupt:
         raise KeyboardInterrupt

@@ -2,8 +2,8 @@
 
 * ``compile_notice``: one line on standard error before the fast engine is compiled (a cold
   Numba cache), with the time the last compile took on this machine, or the benchmark's figure.
-* ``Bar``: a rich progress bar on standard error, one line per level (games done, games/s,
-  time left), drawn only when standard error is a terminal and ``--quiet`` is not given.
+* ``progress_bar``: a rich progress bar on standard error, one line per level (games done,
+  games/s, time left), drawn only when standard error is a terminal and ``--quiet`` is not given.
 * ``StopFlag``: the first Ctrl-C asks the running loop to stop after its current chunk (chunks
   last about ``CHUNK_SECONDS``); a second one interrupts at once.
 * ``ChunkSizer``: chunk sizes from the measured games/s, so that a chunk lasts about
@@ -131,39 +131,15 @@ class StopFlag:
             signal.signal(signal.SIGINT, self.previous)
 
 
-class Bar:
-    """A rich progress bar on standard error, one task per level (or policy and level)."""
-
-    def __init__(self, quiet=False):
-        console = Console(stderr=True)
-        self.progress = None if quiet or not console.is_terminal else Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("games"), _RateColumn(), TextColumn("left"), TimeRemainingColumn(),
-            console=console, auto_refresh=False, transient=False)
-
-    def __enter__(self):
-        if self.progress is not None:
-            self.progress.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        if self.progress is not None:
-            self.progress.__exit__(*exc)
-
-    def task(self, description: str, total: int):
-        """A task, not started yet (its clock starts with ``start``)."""
-        if self.progress is not None:
-            return self.progress.add_task(description, total=total, start=False)
-
-    def start(self, task):
-        if task is not None:
-            self.progress.start_task(task)
-            self.progress.refresh()
-
-    def advance(self, task, games: int):
-        if task is not None:
-            self.progress.advance(task, games)
-            self.progress.refresh()
+def progress_bar(quiet=False) -> Progress:
+    """A rich progress bar on standard error, one task per level (or policy and level); off
+    (rich's ``disable``: it counts, draws nothing) unless standard error is a terminal and not
+    ``quiet``.  It is redrawn by ``refresh()`` only, after each finished range."""
+    console = Console(stderr=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("games"), _RateColumn(), TextColumn("left"), TimeRemainingColumn(),
+                    console=console, auto_refresh=False, transient=False,
+                    disable=quiet or not console.is_terminal)
 
 
 class _RateColumn(ProgressColumn):

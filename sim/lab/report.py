@@ -27,7 +27,7 @@ REPORT_FILES = ("policies.md", "policy_win_rates.png", "score_distributions.png"
 
 def policy_report(games: int, seed: int, out: Path, threads=None, force=False, echo=print,
                   policies=None, levels=(1, 2, 3, 4), options: Options | None = None,
-                  command: str | None = None, quiet: bool = False, cluster=None, chunk=None):
+                  quiet: bool = False, cluster=None, chunk=None):
     """Every given policy (specs; default the built-in ones) on every level, on the same
     deals: policies.md (rates, scores, paired comparisons, ranking) and figures, each
     written atomically.  After Ctrl-C the report covers the games every policy finished
@@ -47,15 +47,12 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     comparison = compare_paired(paired)
     rows = long_frame(paired)
     table = summarize(rows, by=("policy", "level"))
-    if command is None:
-        names = " ".join(f"'{p.name}'" if "[" in p.name else p.name for p in pols)
-        opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
-                       if v != getattr(Options(), k))
-        level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
-        command = (f"friday report {names} --level {level_text} --games {games} --seed {seed}"
-                   + opts)
-    write_text(out / "policies.md", policies_md(table, comparison, ranking(comparison), command,
-                                                seed, options, paired.attrs))
+    names = " ".join(f"'{p.name}'" if "[" in p.name else p.name for p in pols)
+    opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
+                   if v != getattr(Options(), k))
+    level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
+    command = f"friday report {names} --level {level_text} --games {games} --seed {seed}" + opts
+    write_text(out / "policies.md", policies_md(table, comparison, command, paired.attrs))
     _plot_win_rates(out / "policy_win_rates.png", table)
     _plot_scores(out / "score_distributions.png", rows, paired.attrs["labels"])
     plot_paired_differences(comparison, out / "paired_differences.png")
@@ -73,8 +70,7 @@ def _shown_path(file: str) -> str:
         return str(path)
 
 
-def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFrame,
-                command: str, seed, options, attrs) -> str:
+def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, command: str, attrs) -> str:
     """policies.md: the policies, the table of rates and scores, every pair compared, the
     ranking; the games counted are those every policy finished."""
     games = int(table["games"].min())
@@ -82,9 +78,9 @@ def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFra
            else "")
     lines = ["# Policies compared", "",
              f"Made by `{command}` ({games:,} games per policy and level{cut}, master seed "
-             f"{seed}, rule options {options_text(options)}). Game g of every policy starts "
-             "from the same deal (common random numbers, see sim/rng.py), so policies are "
-             "compared game by game with paired methods.", "", "Policies:", ""]
+             f"{attrs['seed']}, rule options {options_text(attrs['options'])}). Game g of every "
+             "policy starts from the same deal (common random numbers, see sim/rng.py), so "
+             "policies are compared game by game with paired methods.", "", "Policies:", ""]
     for label, rec in zip(attrs["labels"], attrs["policies"]):
         src = (f" (file `{_shown_path(rec['file'])}`, sha256 `{rec['sha256'][:12]}`)"
                if rec.get("file") else "")
@@ -107,7 +103,7 @@ def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, ranks: pd.DataFra
                      f"{r.score_diff:+.2f} [{r.score_diff_low:+.2f}, {r.score_diff_high:+.2f}] | "
                      f"{pvalue(r.score_p_holm)} |")
     lines += ["", "## Ranking per level (by win rate, then mean score)", ""]
-    for lv, g in ranks.groupby("level", sort=True):
+    for lv, g in ranking(comparison).groupby("level", sort=True):
         lines.append(f"- level {lv}: " + "; ".join(
             f"{r.rank}. {r.policy} ({r.win_rate:.2%}, {r.mean_score:.2f})"
             + (f", vs {r.next}: {r.vs_next}" if isinstance(r.next, str) else "")

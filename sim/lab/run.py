@@ -29,9 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.rules import Options, RuleError
-from .progress import Bar, ChunkSizer, StopFlag, prepare_engine, prepare_reference
-
-ENGINES = ("fast", "reference")
+from .progress import ChunkSizer, StopFlag, prepare_engine, prepare_reference, progress_bar
 
 
 @dataclass(frozen=True)
@@ -56,7 +54,7 @@ class Plan:
     first_game: int = 0
 
     def __post_init__(self):
-        if self.engine not in ENGINES:
+        if self.engine not in ("fast", "reference"):
             raise RuleError(f"unknown engine {self.engine!r}: choose fast or reference")
         if self.summary and self.engine != "fast":
             raise RuleError("--summary-only runs on the fast engine only: drop --engine "
@@ -101,12 +99,12 @@ class Part:
     results: list
 
 
+@dataclass(frozen=True)
 class InProcess:
     """Plays in this process, all threads on each range (Numba's parallel batch); ranges of
     ``chunk`` games, or by default about CHUNK_SECONDS each at the measured rate."""
-
-    def __init__(self, threads=None, chunk=None):
-        self.threads, self.chunk = threads, chunk
+    threads: int | None = None
+    chunk: int | None = None
 
     def prepare(self, plan: Plan, quiet: bool):
         """Compile (or load) the engine and each player before any game is timed."""
@@ -137,12 +135,12 @@ CLUSTER_CHUNK = 100_000          # rows: a few seconds of expert games on one th
 CLUSTER_SUMMARY_CHUNK = 200_000
 
 
+@dataclass(frozen=True)
 class OnCluster:
     """Plays on a connected sim.lab.cluster.Cluster in ranges of ``chunk`` games (default:
     CLUSTER_CHUNK, CLUSTER_SUMMARY_CHUNK in summary mode)."""
-
-    def __init__(self, cluster, chunk=None):
-        self.cluster, self.chunk = cluster, chunk
+    cluster: object
+    chunk: int | None = None
 
     def prepare(self, plan: Plan, quiet: bool):
         if plan.engine != "fast":
@@ -172,11 +170,10 @@ class Run:
         run.interrupted, run.games, run.seconds
     """
 
-    def __init__(self, plan: Plan, backend=None, quiet: bool = False, label=None):
+    def __init__(self, plan: Plan, backend=None, quiet: bool = False):
         self.plan, self.quiet = plan, quiet
         self.backend = backend or InProcess()
-        self.label = label or (lambda level: f"level {level}")
-        self.games = {}                  # games finished per level (per setup)
+        self.games = 0                   # games finished by each setup, all levels together
         self.interrupted = False
         self.seconds = 0.0
 
@@ -185,7 +182,7 @@ class Run:
         # interrupts at once (nothing was played)
         self.backend.prepare(self.plan, self.quiet)
         self._flag = StopFlag().__enter__()
-        self._bar = Bar(self.quiet).__enter__()
+        self._bar = progress_bar(self.quiet).__enter__()
         return self
 
     def __exit__(self, *exc):
@@ -194,31 +191,25 @@ class Run:
 
     def __iter__(self):
         plan, flag, bar = self.plan, self._flag, self._bar
-        tasks = {lv: bar.task(self.label(lv), plan.games) for lv in plan.levels}
+        tasks = {lv: bar.add_task(f"level {lv}", total=plan.games, start=False)
+                 for lv in plan.levels}
         start = time.perf_counter()
         for lv in plan.levels:
             if flag.stop:
                 break
-            bar.start(tasks[lv])
-            ranges = self.backend.ranges(plan, lv, lambda: flag.stop)
-            while True:
-                try:
-                    part = next(ranges)
-                except StopIteration:
-                    break
-                except KeyboardInterrupt:   # a second Ctrl-C: only the range in flight is lost
-                    flag.stop = True
-                    break
-                self.games[lv] = self.games.get(lv, 0) + part.count
-                self.seconds = time.perf_counter() - start
-                bar.advance(tasks[lv], part.count)
-                yield part
+            bar.start_task(tasks[lv])
+            bar.refresh()
+            try:
+                for part in self.backend.ranges(plan, lv, lambda: flag.stop):
+                    bar.advance(tasks[lv], part.count)
+                    bar.refresh()
+                    self.games += part.count
+                    self.seconds = time.perf_counter() - start
+                    yield part
+            except KeyboardInterrupt:       # a second Ctrl-C: only the range in flight is lost
+                flag.stop = True
         self.seconds = time.perf_counter() - start
-        self.interrupted = self.total < plan.games * len(plan.levels)
-
-    @property
-    def total(self) -> int:
-        return sum(self.games.values())
+        self.interrupted = self.games < plan.games * len(plan.levels)
 
 
 def backend_for(cluster=None, chunk=None, threads=None):
@@ -228,14 +219,6 @@ def backend_for(cluster=None, chunk=None, threads=None):
                               or chunk < 1):
         raise RuleError(f"chunk must be a positive whole number of games, got {chunk!r}")
     return InProcess(threads, chunk) if cluster is None else OnCluster(cluster, chunk)
-
-
-def collect(parts) -> dict:
-    """The results of a one-setup plan per level: {level: [result of each range]}."""
-    out: dict = {}
-    for p in parts:
-        out.setdefault(p.level, []).append(p.results[0])
-    return out
 
 
 def concat_rows(chunks: list) -> dict:

@@ -12,17 +12,17 @@ from sim.rules import (RESULT_COLUMNS, RuleError, as_options, check_seed, option
                        parse_levels)
 from .files import write_parquet
 from .progress import SimulationInterrupted
-from .run import Plan, Run, Setup, backend_for, collect, concat_rows
+from .run import Plan, Run, Setup, backend_for, concat_rows
 from .summary import format_summary, summarize, summary_row, to_frame
 
 
-def check_games(games, first_game=0, name: str = "games") -> int:
+def check_games(games, first_game=0) -> int:
     """A positive whole number of games whose indices first_game .. stay within 0..2**63-1."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
-        raise RuleError(f"{name} must be a positive whole number, got {games!r}")
+        raise RuleError(f"games must be a positive whole number, got {games!r}")
     first_game = check_seed(first_game, "first_game")
     if first_game + int(games) - 1 > MAX_SEED:
-        raise RuleError(f"{name} {games!r} from game {first_game} runs past the last game "
+        raise RuleError(f"games {games!r} from game {first_game} runs past the last game "
                         f"index {MAX_SEED}")
     return int(games)
 
@@ -71,10 +71,9 @@ def simulate(policy="expert", level="all", games: int = 100_000, seed: int = 1, 
                 first_game=first_game)
     with connected(cluster) as dask:
         with Run(plan, backend_for(dask, chunk, threads), quiet=True) as run:
-            parts = collect(run)
+            rows = [part.results[0] for part in run]           # level by level, in order
     if run.interrupted and not keep_on_interrupt:
         raise KeyboardInterrupt
-    rows = [r for lv in levels for r in parts.get(lv, [])]
     df = to_frame(concat_rows(rows) if rows else
                   {c: np.zeros(0, np.int64) for c in RESULT_COLUMNS})
     df.attrs.update(run_record(pol, seed, opts, engine, table, run.interrupted))
@@ -108,8 +107,8 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     with Run(plan, backend_for(cluster, chunk, threads), quiet) as run:
         if getattr(policy, "log", None):       # the warm-up game is not one of the run's
             policy.log.clear()
-        parts = collect(run)
-    done = run.total
+        parts = list(run)
+    done = run.games
     if done == 0:
         raise SimulationInterrupted(0)
     echo(f"{done:,} games in {run.seconds:.1f} s ({done / max(run.seconds, 1e-9):,.0f} "
@@ -117,10 +116,13 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
          + ("  [INTERRUPTED: partial results]" if run.interrupted else ""))
     record = run_record(policy, seed, options, engine, cards, run.interrupted)
     if summary_only:
-        echo(format_summary(pd.DataFrame([summary_row(summary_from(lv, seed, 0, sum(aggs)))
-                                          for lv, aggs in parts.items()])))
+        totals: dict = {}                       # level -> the sum of its ranges' aggregates
+        for part in parts:
+            totals[part.level] = totals.get(part.level, 0) + part.results[0]
+        echo(format_summary(pd.DataFrame([summary_row(summary_from(lv, seed, 0, agg))
+                                          for lv, agg in totals.items()])))
     else:
-        df = to_frame(concat_rows([r for lv in levels for r in parts.get(lv, [])]))
+        df = to_frame(concat_rows([part.results[0] for part in parts]))
         echo(format_summary(summarize(df)))
         if out is not None:
             write_parquet(df, out, record)

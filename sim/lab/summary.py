@@ -54,11 +54,6 @@ def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:
                          for key, g in df.groupby(list(by), observed=True)])
 
 
-def hist_quantile(bins: np.ndarray, hist: np.ndarray, q: float) -> float:
-    cum = np.cumsum(hist)
-    return float(bins[int(np.searchsorted(cum, q * cum[-1]))])
-
-
 def hist_sd(bins: np.ndarray, hist: np.ndarray) -> float:
     """Standard deviation of the scores from their histogram (bins of width 1)."""
     n = hist.sum()
@@ -68,11 +63,12 @@ def hist_sd(bins: np.ndarray, hist: np.ndarray) -> float:
 
 def summary_row(s: dict) -> dict:
     """The ``summarize`` row of one level from the fast engine's summary (sim.fast.api
-    ``summary_from``): the same columns, the median and sd from the score histogram."""
+    ``summary_from``): the same columns, the median and sd from the score histogram (the
+    median: the lowest score with half the games or more at or below it, no mean of two)."""
     n, bins, hist = s["games"], s["score_bins"], s["score_hist"]
-    return {"level": s["level"], **_row(n, s["wins"], s["sum_score"] / n,
-                                        hist_quantile(bins, hist, 0.5), hist_sd(bins, hist),
-                                        s["step_reached"]["pirates"] / n,
+    median = float(np.quantile(bins, 0.5, weights=hist, method="inverted_cdf"))
+    return {"level": s["level"], **_row(n, s["wins"], s["sum_score"] / n, median,
+                                        hist_sd(bins, hist), s["step_reached"]["pirates"] / n,
                                         {c: s["causes"][c] / n for c in CAUSE_NAMES[1:]})}
 
 
