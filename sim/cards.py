@@ -9,6 +9,7 @@ reads the very same arrays.
 from __future__ import annotations
 
 import csv
+import io
 import sys
 from importlib import resources
 
@@ -43,14 +44,6 @@ def _int(text: str) -> int:
     return 0 if text in ("", "*") else int(text)
 
 
-def _load():
-    with resources.files("sim.data").joinpath("cards.csv").open(encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if [int(r["id"]) for r in rows] != list(range(len(rows))):
-        raise ValueError("sim/data/cards.csv: ids must be 0, 1, 2... in row order")
-    return rows
-
-
 def parse_rows(rows) -> dict:
     """The engine arrays of a card table given as rows of ``cards.csv`` (dicts of strings),
     indexed by card id; ``sim.cardtable`` builds what-if tables with the same function."""
@@ -79,27 +72,26 @@ def parse_rows(rows) -> dict:
     return t
 
 
-_ROWS = _load()
+_ROWS = list(csv.DictReader(io.StringIO(
+    resources.files("sim.data").joinpath("cards.csv").read_text(encoding="utf-8"))))
+if [int(r["id"]) for r in _ROWS] != list(range(len(_ROWS))):
+    raise ValueError("sim/data/cards.csv: ids must be 0, 1, 2... in row order")
 N_CARDS = len(_ROWS)
 COLUMNS = tuple(_ROWS[0].keys())        # the columns of cards.csv, in order
-_T = parse_rows(_ROWS)
 (NAME, KIND, FIGHT_VALUE, ABILITY, DESTROY_COST, HAZARD_TITLE, HAZARD_FREE, HAZARD_VALUE,
- PIRATE_FREE, PIRATE_VALUE, PIRATE_ABILITY, IS_AGING) = _T.values()    # in parse_rows' order
+ PIRATE_FREE, PIRATE_VALUE, PIRATE_ABILITY, IS_AGING) = parse_rows(_ROWS).values()  # its key order
 # the ids of each kind, by KIND_START .. KIND_PIRATE
 START_IDS, AGING_NORMAL_IDS, AGING_DIFFICULT_IDS, HAZARD_IDS, PIRATE_IDS = (
     tuple(int(i) for i in np.flatnonzero(KIND == kind)) for kind in range(len(KIND_NAMES)))
 AGING_IDS = AGING_NORMAL_IDS + AGING_DIFFICULT_IDS
 VERY_STUPID = NAME.index("very stupid")
-N_FIGHTING = len(START_IDS) + len(AGING_IDS) + len(HAZARD_IDS)  # cards that can be in a fight
 
 assert (N_CARDS, len(START_IDS), len(AGING_IDS), len(HAZARD_IDS), len(PIRATE_IDS)) == \
     (69, 18, 11, 30, 10), "cards.csv does not match R1.1"
 
 
-def card_label(card: int, t=None) -> str:
-    """Short label, e.g. 'genius(+2)#16'; ``t`` a card table (sim.cardtable.CardTable,
-    default the printed one)."""
-    t = t or sys.modules[__name__]
+def card_label(card: int, t) -> str:
+    """Short label in the card table ``t`` (sim.cardtable.CardTable), e.g. 'genius(+2)#16'."""
     if KIND[card] == KIND_HAZARD:
         return f"{t.HAZARD_TITLE[card]} [{t.NAME[card]} {t.FIGHT_VALUE[card]:+d}]#{card}"
     if KIND[card] == KIND_PIRATE:
@@ -108,21 +100,17 @@ def card_label(card: int, t=None) -> str:
 
 
 def header_table(t=None) -> list[dict]:
-    """The card table as TRACE.md's header writes it (``t`` as in card_label)."""
+    """The card table ``t`` (default the printed one) as TRACE.md's header writes it."""
     t = t or sys.modules[__name__]
-    out = []
-    for c in range(N_CARDS):
-        kind = int(KIND[c])
-        out.append({
-            "id": c, "kind": KIND_NAMES[kind], "name": t.NAME[c],
-            "fight_value": int(t.FIGHT_VALUE[c]),
-            "ability": ABILITY_NAMES[int(t.ABILITY[c])] if kind != KIND_PIRATE else "none",
-            "destroy_cost": int(t.DESTROY_COST[c]),
-            "hazard": ({"title": t.HAZARD_TITLE[c], "free": int(t.HAZARD_FREE[c]),
-                        "values": [int(v) for v in t.HAZARD_VALUE[c]]}
-                       if kind == KIND_HAZARD else None),
-            "pirate": ({"free": int(t.PIRATE_FREE[c]), "value": int(t.PIRATE_VALUE[c]),
-                        "ability": PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[c])]}
-                       if kind == KIND_PIRATE else None),
-        })
-    return out
+    return [{
+        "id": c, "kind": KIND_NAMES[KIND[c]], "name": t.NAME[c],
+        "fight_value": int(t.FIGHT_VALUE[c]),
+        "ability": ABILITY_NAMES[int(t.ABILITY[c])] if KIND[c] != KIND_PIRATE else "none",
+        "destroy_cost": int(t.DESTROY_COST[c]),
+        "hazard": ({"title": t.HAZARD_TITLE[c], "free": int(t.HAZARD_FREE[c]),
+                    "values": [int(v) for v in t.HAZARD_VALUE[c]]}
+                   if KIND[c] == KIND_HAZARD else None),
+        "pirate": ({"free": int(t.PIRATE_FREE[c]), "value": int(t.PIRATE_VALUE[c]),
+                    "ability": PIRATE_ABILITY_NAMES[int(t.PIRATE_ABILITY[c])]}
+                   if KIND[c] == KIND_PIRATE else None),
+    } for c in range(N_CARDS)]

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from . import cards as C
-from .observation import MAX_VALUE
+from .observation import MAX_VALUE, card_block
 from .rules import RuleError
 
 
@@ -58,8 +58,9 @@ class CardTable:
     def __init__(self, rows: list[dict], source: str | None = None):
         self.rows = [_canonical(r) for r in rows]
         self.source = source
-        self._block = None
         self.__dict__.update(C.parse_rows(self.rows))
+        self._block = card_block(self)
+        self._block.setflags(write=False)
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=C.COLUMNS, lineterminator="\n")
         writer.writeheader()
@@ -97,18 +98,11 @@ class CardTable:
     # --- for the engines ---------------------------------------------------------------
     def obs_block(self) -> np.ndarray:
         """The observation's card-table block (sim.observation.CT .. OBS_SIZE)."""
-        if self._block is None:
-            from .observation import card_block
-            self._block = card_block(self)
-            self._block.setflags(write=False)
         return self._block
 
     # --- edits -------------------------------------------------------------------------
     def with_sets(self, sets) -> "CardTable":
-        """A new table with edits applied: ``CARD.FIELD=VALUE`` strings (or a dict
-        ``{"CARD.FIELD": value}``), validated as a whole."""
-        if isinstance(sets, dict):
-            sets = [f"{k}={v}" for k, v in sets.items()]
+        """A new table with edits applied (``CARD.FIELD=VALUE`` strings), validated as a whole."""
         rows = [dict(r) for r in self.rows]
         seen = {}
         for text in sets or ():
@@ -248,25 +242,15 @@ as_table = build        # one argument: None (the printed table), a CardTable, a
 
 
 # --- names ---------------------------------------------------------------------------------
-def _aliases() -> dict:
-    out = {}
-    for c in range(C.N_CARDS):
-        out.setdefault(C.NAME[c].lower(), []).append(c)
-    for p in C.PIRATE_IDS:              # 'pirate 10/40 ...' -> '10/40'
-        out.setdefault(C.NAME[p].split()[1].lower(), []).append(p)
-    return out
-
-
-ALIASES = _aliases()
-
-
 def resolve_card(text: str) -> int:
     """A card id, a name only one card has, or a pirate's printed numbers (``10/40``)."""
     t = text.strip()
     try:
         card = int(t)
     except ValueError:
-        ids = ALIASES.get(t.lower())
+        name = t.lower()                # a name, or the numbers of a pirate 'pirate 10/40 ...'
+        ids = [c for c in range(C.N_CARDS) if name == C.NAME[c].lower()
+               or (c in C.PIRATE_IDS and name == C.NAME[c].split()[1].lower())]
         if not ids:
             raise CardTableError(f"unknown card {text!r}: use an id 0-{C.N_CARDS - 1}, a card "
                                  f"name only one card has, or a pirate like 10/40") from None

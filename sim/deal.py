@@ -137,7 +137,6 @@ def _check_cards(cards, expected: set, where: str, what: str):
         raise RuleError(f"deal: {where} must hold {what}; missing {missing}, not allowed {extra}")
 
 
-
 def check_position(level: int, deal: dict) -> dict:
     """A position (module docstring), complete: every pile as a list (top first), pirates only
     if given, ``life`` an int and ``step`` a step name.  RuleError with one line if not legal."""

@@ -51,7 +51,6 @@ def _deal_array(level, deal) -> np.ndarray:
     """The deal as rows (count or -1, ids top first), checked by sim.deal (R2); a position's
     piles follow, then its row (1, life, step) (sim.fast.game.set_up)."""
     from sim.deal import DEAL_KEYS, POSITION_PILES, check_deal
-    from sim.rules import STEP_NAMES
     deal = check_deal(level, deal)
     D = np.full((8, 72), -1, dtype=np.int64)
     for k, key in enumerate(DEAL_KEYS + POSITION_PILES):
@@ -101,7 +100,6 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     last ones).  The results other than the trace describe no finished game then.
     ``record``: also return the observation and legal actions of every decision."""
     level = check_level(level)
-    options = options or Options()
     single = _entry(policy if actions is None else None, "single")   # the engine first: see
     if actions is not None:                                          # sim.fast.compile_ahead
         from sim.actions import action_id
@@ -207,17 +205,12 @@ def summary_chunk(level, seed, first_game, n_games, policy, options=None, thread
 
 
 def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
-                first_game=0, progress=None, cards=None) -> dict:
+                first_game=0, cards=None) -> dict:
     """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
     total = np.zeros(R.AGG_SIZE, np.int64)
-    done = 0
-    while done < n_games:
-        k = min(int(chunk), n_games - done)
-        total += summary_chunk(level, seed, first_game + done, k, policy, options, threads,
-                               cards)
-        done += k
-        if progress is not None:
-            progress(done, n_games)
+    for done in range(0, n_games, int(chunk)):
+        total += summary_chunk(level, seed, first_game + done, min(int(chunk), n_games - done),
+                               policy, options, threads, cards)
     return summary_from(level, seed, first_game, total)
 
 

@@ -285,12 +285,3 @@ def resample_hidden(gp, rng):
                 P[P_AGING, i] = SCR[j]
                 j += 1
     field(gp, G_R)[0] = nb_next(rng)
-
-
-@lean_jit
-def resample_into(src, dst, rng):
-    """``clone_into`` then ``resample_hidden``: a determinization of the game for a search."""
-    clone_into(src, dst)
-    resample_hidden(dst, rng)
-
-

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import queue
 import threading
+from concurrent.futures import Future, wait
 
 import numba
 import numpy as np
@@ -135,22 +136,18 @@ def interruptible(fn, *args):
     if _worker is None:
         _worker = threading.Thread(target=_work, name="friday-games", daemon=True)
         _worker.start()
-    job = {"call": (fn, args), "threads": numba.get_num_threads(), "done": threading.Event()}
-    _jobs.put(job)
-    while not job["done"].wait(0.05):
+    future = Future()
+    _jobs.put((future, numba.get_num_threads(), fn, args))
+    while not wait([future], 0.05).done:
         pass
-    if "error" in job:
-        raise job["error"]
-    return job["result"]
+    return future.result()
 
 
 def _work():
     while True:
-        job = _jobs.get()
-        fn, args = job["call"]
+        future, threads, fn, args = _jobs.get()
         try:
-            numba.set_num_threads(job["threads"])      # thread-local in Numba
-            job["result"] = fn(*args)
+            numba.set_num_threads(threads)              # thread-local in Numba
+            future.set_result(fn(*args))
         except BaseException as exc:                    # raised again in the caller
-            job["error"] = exc
-        job["done"].set()
+            future.set_exception(exc)

@@ -8,16 +8,11 @@ from .numba_wall import lean_jit
 SCORE_MIN, SCORE_MAX = -250, 350            # fixed histogram bins of width 1, ends clamped
 N_BINS = SCORE_MAX - SCORE_MIN + 1
 (G_GAMES, G_WINS, G_ERRORS, G_FIRST_ERROR) = range(4)
-G_CAUSE = 4                                  # 4 causes
-G_STEP = 8                                   # 4 steps reached
+G_CAUSE, G_STEP = 4, 8                       # 4 causes, 4 steps reached
 G_SUM_SCORE, G_SUM_LIFE, G_SUM_TURNS, G_SUM_AGING, G_SUM_DESTROYED, G_SUM_BEATEN = range(12, 18)
-G_FW = 18                                    # fights won green/yellow/red
-G_FL = 21                                    # fights lost green/yellow/red
-G_PIR_GAMES = 24                             # 10 pirates
-G_PIR_WINS = 34
-G_PIR_BEATEN = 44
-G_PAIR_GAMES = 54                            # 10 x 10 (lower id first)
-G_PAIR_WINS = 154
+G_FW, G_FL = 18, 21                          # fights won, lost: green/yellow/red
+G_PIR_GAMES, G_PIR_WINS, G_PIR_BEATEN = 24, 34, 44      # 10 pirates each
+G_PAIR_GAMES, G_PAIR_WINS = 54, 154          # 10 x 10 each (lower id first)
 G_HIST = 254
 AGG_SIZE = G_HIST + N_BINS
 FIRST_PIRATE = 59
@@ -46,18 +41,11 @@ def aggregate(row, agg):
         agg[G_FL + k] += row[K_FLG + k]
     a = row[K_P1] - FIRST_PIRATE
     b = row[K_P2] - FIRST_PIRATE
-    agg[G_PIR_GAMES + a] += 1
-    agg[G_PIR_GAMES + b] += 1
-    agg[G_PIR_WINS + a] += won
-    agg[G_PIR_WINS + b] += won
-    agg[G_PIR_BEATEN + a] += row[K_P1B]
-    agg[G_PIR_BEATEN + b] += row[K_P2B]
+    for p, beaten in ((a, row[K_P1B]), (b, row[K_P2B])):
+        agg[G_PIR_GAMES + p] += 1
+        agg[G_PIR_WINS + p] += won
+        agg[G_PIR_BEATEN + p] += beaten
     lo, hi = min(a, b), max(a, b)
     agg[G_PAIR_GAMES + 10 * lo + hi] += 1
     agg[G_PAIR_WINS + 10 * lo + hi] += won
-    s = row[K_SCORE]
-    if s < SCORE_MIN:
-        s = SCORE_MIN
-    if s > SCORE_MAX:
-        s = SCORE_MAX
-    agg[G_HIST + s - SCORE_MIN] += 1
+    agg[G_HIST + min(max(row[K_SCORE], SCORE_MIN), SCORE_MAX) - SCORE_MIN] += 1

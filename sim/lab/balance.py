@@ -206,11 +206,9 @@ def pirate_study(levels, games, seed, policy, cards=None, options=None, threads=
     cards = as_table(cards)
     played, interrupted = play(parse_levels(levels), seed, games, policy, [cards], options,
                                threads, quiet, cluster, chunk)
-    out = {"pirates": [], "tests": [], "pairs": []}
-    for level, (g,) in played.items():
-        out["pirates"].append(pirate_table(g, level, cards))
-        out["tests"].append(pirate_tests(out["pirates"][-1]))
-        out["pairs"].append(pair_table(g, level, cards))
+    pirates = [pirate_table(g, level, cards) for level, (g,) in played.items()]
+    out = {"pirates": pirates, "tests": [pirate_tests(p) for p in pirates],
+           "pairs": [pair_table(g, level, cards) for level, (g,) in played.items()]}
     out = {k: pd.concat(v, ignore_index=True) if v else pd.DataFrame() for k, v in out.items()}
     return {**out, "games": games, "seed": seed, "interrupted": interrupted,
             "level_games": {level: len(g) for level, (g,) in played.items()}}

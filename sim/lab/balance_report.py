@@ -93,8 +93,7 @@ def pair_heatmap(pairs: pd.DataFrame, level: int, path: Path, policy: str, cards
 def sweep_figure(result: dict, path: Path, policy: str):
     """Win rate (and the pirate's beaten-when-faced rate) against the swept value."""
     plt = pyplot()
-    tab = result["table"]
-    pirate = result["is_pirate"]
+    tab, pirate = result["table"], result["is_pirate"]
     fig, axes = plt.subplots(1, 2 if pirate else 1, figsize=(11 if pirate else 6.5, 4.8),
                              squeeze=False)
     x = tab["value"].to_numpy()
