@@ -137,8 +137,9 @@ def per_game(t: float) -> str:
     return f"{t * 1e6:,.0f} us" if t < 1e-3 else f"{t * 1e3:,.1f} ms" if t < 1 else f"{t:.2f} s"
 
 
-def level_table(level, results, reference) -> list[str]:
-    """Markdown rows for one level: results = {label: (won, score, core seconds per game)}."""
+def level_table(level, results, reference, unfair=()) -> list[str]:
+    """Markdown rows for one level: results = {label: (won, score, core seconds per game)};
+    ``unfair``: the labels of players that see hidden orders (policies.unfair_clairvoyant)."""
     import pandas as pd
     rw, rs, _ = results[reference]
     pairs = {}
@@ -169,7 +170,21 @@ def level_table(level, results, reference) -> list[str]:
                     f"{pvalue(holm[label])} | {r.score_diff:+.1f} [{r.score_diff_low:+.1f}, "
                     f"{r.score_diff_high:+.1f}] |")
         lines.append(row)
-    return lines + [""]
+    return lines + [""] + bound_lines(results, unfair)
+
+
+def bound_lines(results, unfair) -> list[str]:
+    """Each fair player's win rate as a share of the UNFAIR clairvoyant's, on the same deals
+    (the clairvoyant's games, the first of every fair player's)."""
+    if not unfair:
+        return []
+    label = unfair[0]
+    cw = results[label][0]
+    shares = [f"{name} {w[:len(cw)].mean() / cw.mean():.3f}" for name, (w, _, _) in
+              results.items() if name not in unfair and cw.mean() > 0]
+    return [f"Share of the UNFAIR bound ({label}, which sees every hidden order: "
+            f"{cw.mean():.2%} of games 0..{len(cw) - 1:,} won), fair win rate / its win rate on "
+            f"those games: " + ", ".join(shares) + ".", ""]
 
 
 def numba_threads(threads) -> int:
@@ -253,7 +268,8 @@ def main(argv=None) -> int:
                      if lv in slow_levels]:
                 won, score = play(p, lv, seed, n, chunk, a.threads, a.cache, log)
                 results[p.name] = won, score, time_per_game(p, lv, seed, min(nt, n), a.threads)
-            out += level_table(lv, results, REFERENCE)
+            out += level_table(lv, results, REFERENCE,
+                               [p.name for p in slow if getattr(p, "sees_all", False)])
             log(f"level {lv} done")
     except KeyboardInterrupt:
         log("interrupted: finished chunks are kept in the cache; rerun the same command to "

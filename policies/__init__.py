@@ -34,7 +34,7 @@ from sim.rules import RuleError
 from .spec import format_value, parse_policy_spec
 
 BUILTIN = ("random_legal", "always_fight", "cull_green", "expert", "veteran")
-SEARCH = ("search",)      # plays on the fast engine's state (policies.search): not in BUILTIN
+SEARCH = ("search", "unfair_clairvoyant")   # on the fast engine's state: not in BUILTIN
 
 
 class Policy:

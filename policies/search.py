@@ -27,7 +27,7 @@ NAME = "search"
 DESCRIPTION = ("rollout search (fair information: hidden stacks resampled) over a base policy; "
                "fast engine only, about a second per game")
 PARAMS = {"rollouts": 112.0, "margin": 6.0, "budget": 0.0, "prune": 1.0}
-TEXT_PARAMS = {"base": "expert", "kinds": "hazard+fight"}
+TEXT_PARAMS = {"base": "veteran", "kinds": "hazard+fight"}
 KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy")
 MAX_ROLLOUTS = 1 << 20
 decide = None       # the games run in sim.fast.search; SearchPolicy.decide is the base's
@@ -73,6 +73,8 @@ class SearchPolicy(Policy):
     ``batch_entry``/``single_entry``."""
     engines = ("fast",)
     searches = True
+    sees_all = False     # True only for the UNFAIR policies.unfair_clairvoyant
+    text_defaults = TEXT_PARAMS
 
     def chunk_sizes(self, engine: str) -> tuple[int, int]:
         """Two games per thread (about a second per game), so that every thread has work."""
@@ -80,7 +82,7 @@ class SearchPolicy(Policy):
         return 2 * numba.get_num_threads(), 2 * numba.get_num_threads()
 
     def __init__(self, name, decide=None, params=None, description=DESCRIPTION, text=None):
-        text = {**TEXT_PARAMS, **(text or {})}
+        text = {**self.text_defaults, **(text or {})}
         base = base_policy(text["base"])
         super().__init__(name, base.decide, params if params is not None else PARAMS,
                          description)
@@ -98,28 +100,29 @@ class SearchPolicy(Policy):
         self.sp[X.SP_ROLLOUTS], self.sp[X.SP_MARGIN] = values["rollouts"], values["margin"]
         self.sp[X.SP_KINDS], self.sp[X.SP_BUDGET] = self.kinds, values["budget"]
         self.sp[X.SP_PRUNE] = values["prune"]
+        self.sp[X.SP_SEES_ALL] = self.sees_all
         self.log = None                 # a list of decision-log frames (with_log)
 
     def with_params(self, overrides: dict) -> "SearchPolicy":
         text = dict(self.text_params)
         numeric = {}
         for key, value in overrides.items():
-            if key not in TEXT_PARAMS and key not in self.param_names:
-                known = ", ".join(self.param_names + tuple(TEXT_PARAMS))
+            if key not in self.text_defaults and key not in self.param_names:
+                known = ", ".join(self.param_names + tuple(self.text_defaults))
                 raise RuleError(f"policy {self.name!r} has no parameter {key!r} (known: "
                                 f"{known})")
-            if key in TEXT_PARAMS:
+            if key in self.text_defaults:
                 text[key] = str(value).strip()
             else:
                 numeric[key] = value
         plain = Policy.with_params(Policy(self.name, self.decide,
                                           dict(zip(self.param_names, self.params))), numeric)
-        return SearchPolicy(self.name, None, dict(zip(plain.param_names, plain.params)),
+        return type(self)(self.name, None, dict(zip(plain.param_names, plain.params)),
                             self.description, text)
 
     def with_log(self) -> "SearchPolicy":
         """A copy that keeps the decision log of every game it plays (``log``, frames)."""
-        new = SearchPolicy(self.name, None, dict(zip(self.param_names, self.params)),
+        new = type(self)(self.name, None, dict(zip(self.param_names, self.params)),
                            self.description, self.text_params)
         new.base, new.overrides, new.source, new.sha256 = (self.base, self.overrides,
                                                            self.source, self.sha256)

@@ -39,12 +39,13 @@ def test_spec_names_base_and_kinds_and_records_them():
     assert q.name == "search[base=always-fight,kinds=all]"
     assert q.sp[X.SP_KINDS] == (1 << len(X.KIND_NAMES)) - 1
     d = load_policy("search")
-    assert d.name == "search" and d.base_policy.name == "expert"
+    assert d.name == "search" and d.base_policy.name == "veteran"        # the default (issue 25)
+    assert load_policy("search[base=expert]").base_policy.name == "expert"  # the old one
 
 
 def test_policies_command_lists_search_with_its_parameters():
     out = runner.invoke(app, ["policies"]).output
-    assert "search" in out and "--param rollouts=" in out and "--param base=expert" in out
+    assert "search" in out and "--param rollouts=" in out and "--param base=veteran" in out
 
 
 def test_reference_engine_refuses_search_in_python():
@@ -120,6 +121,28 @@ def test_decisions_do_not_change_when_only_the_true_hidden_order_changes():
         assert list(row["candidate_rollouts"]) == list(row2["candidate_rollouts"])
         informative += len(set(row["wins"])) > 1
     assert informative > 0           # some decision where the candidates scored differently
+
+
+def test_the_unfair_clairvoyant_is_labelled_and_really_sees_the_hidden_order():
+    """unfair-clairvoyant (issue 25's bound) says UNFAIR in its name and description, is not
+    a default anywhere, and, unlike the search, answers differently when only the true hidden
+    order changes; on the same deals it wins at least as often as a fair search."""
+    p = load_policy("unfair-clairvoyant")
+    assert "unfair" in p.name and p.description.startswith("UNFAIR") and p.sees_all
+    assert p.base_policy.name == "veteran" and p.text_params["kinds"] == "all"
+    assert "unfair-clairvoyant" in runner.invoke(app, ["policies"]).output
+    assert not load_policy("search").sees_all
+    from policies import builtin_policies
+    assert "unfair-clairvoyant" not in builtin_policies()
+    differs = 0
+    for g in _positions(4, 3, 0):
+        row = decide_at(p, g, log=True)[1]
+        other = decide_at(p, g.resampled(seed=99), log=True)[1]
+        differs += list(row["wins"]) != list(other["wins"])
+    assert differs > 0
+    fair, unfair = (run_batch(4, 5, 0, 40, load_policy(s))["won"].sum()
+                    for s in ("search[rollouts=8,margin=2]", "unfair-clairvoyant"))
+    assert unfair >= fair
 
 
 # --- one game, whatever the path and the threads --------------------------------------------

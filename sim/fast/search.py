@@ -15,7 +15,10 @@ decision is the one all K rollouts would give); with ``prune = z > 0`` also one 
 estimated rate of such wins leaves it ``z`` standard deviations short (inexact, cheaper).
 
 Search parameters (``sp``, float64, indices SP_*): rollouts K, margin, the decision kinds
-searched (a bit mask over KIND_NAMES), a rollout budget per decision (0: none), prune z.
+searched (a bit mask over KIND_NAMES), a rollout budget per decision (0: none), prune z, and
+``SP_SEES_ALL``: 1 only for the UNFAIR player policies.unfair_clairvoyant, whose continuations
+are plain copies of the game (the true hidden orders and the true engine stream: it knows every
+draw and future shuffle), an upper bound on what any player can win; 0 for the search.
 Scratch: two states (the determinization ``dp`` and the rollout ``tp``) allocated once per
 game, so a rollout allocates nothing.
 """
@@ -34,8 +37,8 @@ from .machine import (clone_into, play_out, record, resample_hidden, start as st
 from .numba_wall import address_of, field, lean_jit, signature_of
 
 # --- search parameters (sp) and decision kinds ---------------------------------------------
-SP_ROLLOUTS, SP_MARGIN, SP_KINDS, SP_BUDGET, SP_PRUNE = range(5)
-N_SP = 5
+SP_ROLLOUTS, SP_MARGIN, SP_KINDS, SP_BUDGET, SP_PRUNE, SP_SEES_ALL = range(6)
+N_SP = 6
 KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy")
 (KB_HAZARD, KB_PIRATE, KB_FIGHT, KB_TARGET, KB_MORE, KB_SORT, KB_DESTROY) = range(7)
 MIN_STAT_K = 8          # rollouts before the statistical prune may drop a candidate
@@ -156,8 +159,9 @@ def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
         dS[S_TRACE] = 0                            # the copy neither traces nor records,
         dS[S_DEBUG] = 0
         dS[S_SORT_EV] = -1                         # nor fills a sort3 event of the trace
-        resample_hidden(dp, rk)
-        dPR[0] = nb_next(rk)
+        if sp[SP_SEES_ALL] == 0:                   # the fair search: a determinization
+            resample_hidden(dp, rk)
+            dPR[0] = nb_next(rk)
         bw = _rollout(dp, tp, f, cand[bi])
         wins[bi] += bw
         tried[bi] += 1

@@ -31,7 +31,8 @@ def header_lines(attrs: dict) -> list[str]:
              f"per level, options {options_text(attrs['options'])}"]
     for label, rec in zip(attrs["labels"], attrs["policies"]):
         src = f"{rec['file']} sha256 {rec['sha256'][:12]}" if rec.get("file") else "no file"
-        over = ", ".join(f"{k}={v:g}" for k, v in rec["overrides"].items())
+        over = ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v}"
+                         for k, v in rec["overrides"].items())
         lines.append(f"  {label}: " + (f"{rec['base']} with {over}" if over else "defaults")
                      + f"; {src}")
     return lines
