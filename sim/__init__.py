@@ -8,13 +8,12 @@ __version__ = "0.1.0"
 
 import os as _os
 
-from .numba_cache import drop_stale_numba_caches as _drop_stale_numba_caches
-from .numba_cache import lock_cache_files as _lock_cache_files
+from . import numba_cache as _numba_cache
 
-_lock_cache_files()                     # processes compiling at once (sim.fast.compile_ahead)
+_numba_cache.lock_cache_files()         # processes compiling at once (sim.fast.compile_ahead)
 
 if _os.environ.get("FRIDAY_KEEP_NUMBA_CACHE") != "1":
-    _drop_stale_numba_caches()          # before anything is compiled or loaded from the cache
+    _numba_cache.drop_stale_numba_caches()   # before anything is compiled or loaded from the cache
 
 
 def __getattr__(name):

@@ -97,9 +97,6 @@ def parse_options(pairs=None, **kwargs) -> Options:
     return Options(**out)
 
 
-MAX_SEED_TEXT = "9223372036854775807"   # seeds are 0 .. 2**63-1
-
-
 def _is_int(x) -> bool:
     import numpy as np
     return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
@@ -131,7 +128,7 @@ def check_seed(seed, name: str = "seed") -> int:
     """A master seed or game index: an integer 0 .. 2**63-1 (sim.rng)."""
     from sim.rng import MAX_SEED
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
-        raise RuleError(f"{name} {seed!r} out of range: use 0..{MAX_SEED_TEXT}")
+        raise RuleError(f"{name} {seed!r} out of range: use 0..{MAX_SEED}")
     return int(seed)
 
 

@@ -17,25 +17,5 @@ def header(engine: str, level: int, seed: int, game: int, policy: str, options,
             "x": {"card_table": {k: v for k, v in cards.meta().items() if k != "source"}}}
 
 
-def header_cards(head: dict):
-    """The card table a header carries, as a sim.cardtable.CardTable (the arrays the rules
-    read); fields a card's kind lacks are blank."""
-    from .cardtable import CardTable
-    rows = []
-    for card in head["cards"]:
-        hazard, pirate = card["hazard"] or {}, card["pirate"] or {}
-        green, yellow, red = hazard.get("values", ("", "", ""))
-        fields = {"id": card["id"], "kind": card["kind"], "name": card["name"],
-                  "fight_value": card["fight_value"], "ability": card["ability"],
-                  "destroy_cost": card["destroy_cost"], "hazard_title": hazard.get("title"),
-                  "hazard_free_cards": hazard.get("free"), "hazard_green": green,
-                  "hazard_yellow": yellow, "hazard_red": red,
-                  "pirate_free_cards": pirate.get("free"),
-                  "pirate_hazard_value": pirate.get("value"),
-                  "pirate_ability": pirate.get("ability")}
-        rows.append({k: "" if v is None else str(v) for k, v in fields.items()})
-    return CardTable(rows, source="trace header")
-
-
 def to_jsonl(events) -> str:
     return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)

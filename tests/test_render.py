@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from policies import builtin_policies, load_policy
-from sim.cardtable import build, printed
+from sim.cardtable import build
 from sim.cli import app
 from sim.fast import play_fast
 from sim.play.render import _Log, render_rich, render_text, score_items
 from sim.rules import Options
-from sim.trace import header, header_cards
+from sim.trace import header
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden" / "replay_level2_seed7_game3.txt"
@@ -107,13 +107,6 @@ def test_bookkeeping_on_rare_paths():
 
 EDITS = ["16.fight_value=5", "23.fight_value=3", "65.pirate_ability=plus1_per_card",
          "39.hazard_yellow=8"]
-
-
-def test_a_trace_header_gives_back_its_card_table():
-    """TRACE.md: a trace is self-describing; the header's table reads back as the same table."""
-    for table in (printed(), build(sets=EDITS)):
-        head = header("fast", 1, 1, 0, "expert", Options(), table)
-        assert header_cards(head).text == table.text
 
 
 def test_the_log_follows_the_traces_card_table():

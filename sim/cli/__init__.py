@@ -9,8 +9,6 @@
 Every bad input (unknown policy, level 7, negative game count, existing output file, illegal
 action...) ends with one clear ``error:`` line and exit code 2, never a traceback.
 """
-from __future__ import annotations
-
 import os
 import sys
 

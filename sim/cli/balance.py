@@ -116,8 +116,7 @@ def sweep(
                                                        "of that value")] = 200,
     out: Annotated[Optional[Path], typer.Option(help="write the figure to this .png file")]
     = None,
-    csv: Annotated[Optional[Path], typer.Option("--csv", help="write the table to this .csv "
-                                                              "file")] = None,
+    csv: Annotated[Optional[Path], typer.Option(help="write the table to this .csv file")] = None,
     force: ForceOpt = False, threads: ThreadsOpt = None, option: OptionOpt = [],
     param: ParamOpt = [], cards: CardsOpt = None, quiet: QuietOpt = False,
     cluster: ClusterOpt = None, chunk: ChunkOpt = None,
@@ -131,9 +130,8 @@ def sweep(
     swept, fixed = _swept_and_fixed(set_)
     check_file(out, (".png",), force)
     check_file(csv, (".csv",), force, "--csv")
-    rate, options, table = parse_target_rate(target), parse_options(option), load_cards(cards,
-                                                                                        fixed)
-    vals, pol = B.parse_values(values), load_policy(policy, param)
+    rate, options = parse_target_rate(target), parse_options(option)
+    table, vals, pol = load_cards(cards, fixed), B.parse_values(values), load_policy(policy, param)
     with cluster_or_none(cluster) as dask:
         res = B.sweep(swept, vals, level, games, seed, pol, table, options, threads, rate,
                       bootstrap, quiet, dask, chunk)

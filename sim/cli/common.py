@@ -10,7 +10,7 @@ from typing import Annotated, List, Literal, Optional
 import typer
 
 from sim.rng import MAX_SEED
-from sim.rules import MAX_SEED_TEXT, RuleError, name_values
+from sim.rules import RuleError, name_values
 
 Engine = Literal["fast", "reference"]
 
@@ -19,8 +19,8 @@ def games_option(help: str):
     return typer.Option(min=1, max=MAX_SEED, help=help)
 
 
-def index_option(help: str, *names):
-    return typer.Option(*names, min=0, max=MAX_SEED, help=f"{help}, 0..{MAX_SEED_TEXT}")
+def index_option(help: str):
+    return typer.Option(min=0, max=MAX_SEED, help=f"{help}, 0..{MAX_SEED}")
 
 
 PolicyOpt = Annotated[str, typer.Option(help="policy name (see `friday policies`), "
@@ -29,9 +29,8 @@ LevelOpt = Annotated[str, typer.Option(help="1, 2, 3, 4, a list like 1,4, or all
 SeedOpt = Annotated[int, index_option("master seed")]
 ThreadsOpt = Annotated[Optional[int], typer.Option(min=1, help="worker threads (default: all "
                                                               "cores)")]
-OptionOpt = Annotated[List[str], typer.Option("--option", help="rule option NAME=VALUE "
-                                                               "(docs/RULES.md §O)")]
-ParamOpt = Annotated[List[str], typer.Option("--param", help="policy parameter NAME=VALUE")]
+OptionOpt = Annotated[List[str], typer.Option(help="rule option NAME=VALUE (docs/RULES.md §O)")]
+ParamOpt = Annotated[List[str], typer.Option(help="policy parameter NAME=VALUE")]
 ForceOpt = Annotated[bool, typer.Option(help="overwrite output files that exist")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", help="no compile notice, no progress bar")]
 CardsOpt = Annotated[Optional[Path], typer.Option(

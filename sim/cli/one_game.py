@@ -8,8 +8,8 @@ from typing import Annotated, Literal, Optional
 import typer
 
 from sim.rules import RuleError, check_level, parse_options
-from .common import (CardsOpt, OptionOpt, ParamOpt, PolicyOpt, SetOpt, command, index_option,
-                     load_cards, load_policy)
+from .common import (CardsOpt, Engine, OptionOpt, ParamOpt, PolicyOpt, SeedOpt, SetOpt, command,
+                     index_option, load_cards, load_policy)
 
 app = typer.Typer()
 LevelNumber = Annotated[int, typer.Option(help="1-4")]
@@ -18,13 +18,13 @@ GameOpt = Annotated[int, index_option("game index: game G of seed S is always th
 
 @command(app)
 def replay(
-    level: LevelNumber, seed: Annotated[int, index_option("master seed")],
+    level: LevelNumber, seed: SeedOpt,
     game: GameOpt = 0, policy: PolicyOpt = "expert",
     deal: Annotated[Optional[Path], typer.Option(help="deal file (JSON): the stacks")] = None,
     actions: Annotated[Optional[Path], typer.Option(help="actions to play (scripted)")] = None,
     option: OptionOpt = [], param: ParamOpt = [],
-    format: Annotated[Literal["text", "jsonl"], typer.Option("--format")] = "text",
-    engine: Annotated[Optional[Literal["fast", "reference"]], typer.Option(
+    format: Annotated[Literal["text", "jsonl"], typer.Option()] = "text",
+    engine: Annotated[Optional[Engine], typer.Option(
         help="reference or fast (default: reference; fast for a searching player)")] = None,
     ids: Annotated[bool, typer.Option("--ids", help="text: tag every card with its id "
                                                     "(#17)")] = False,

@@ -140,19 +140,16 @@ def ask_copy(template, py, **names):
 
 
 # --- Numba's disk cache -----------------------------------------------------------------------
-def _dummy():
-    pass
-
-
 def cache_dirs(source_dir: Path) -> list[Path]:
     """Where Numba may keep the cache of the modules in ``source_dir``: next to them, under
-    NUMBA_CACHE_DIR, or in the user-wide cache (Numba's own locators say which)."""
+    NUMBA_CACHE_DIR, or in the user-wide cache (Numba's own locators say which; of the
+    function a locator takes it reads only the line number, so this one serves)."""
     from numba.core import caching, config
     py_file = str(next(source_dir.glob("*.py")))
     if config.CACHE_DIR:
-        return [Path(caching.UserProvidedCacheLocator(_dummy, py_file).get_cache_path())]
+        return [Path(caching.UserProvidedCacheLocator(cache_dirs, py_file).get_cache_path())]
     return [source_dir / "__pycache__",
-            Path(caching.UserWideCacheLocator(_dummy, py_file).get_cache_path())]
+            Path(caching.UserWideCacheLocator(cache_dirs, py_file).get_cache_path())]
 
 
 def has_cached_code(py_func) -> bool:

@@ -5,8 +5,6 @@
 * ``fight``: one fight (R4) and its end; ``abilities``: the card abilities (R5, R6);
 * ``observation``: what the player may know (R1.4), in sim.observation's layout.
 """
-from .fight import Fight, FightRules, GameOver
-from .game import Game, IllegalAction, play_batch, play_game, result_row, top_first
+from .game import Game, IllegalAction, play_batch, play_game
 
-__all__ = ["Fight", "FightRules", "Game", "GameOver", "IllegalAction", "play_batch",
-           "play_game", "result_row", "top_first"]
+__all__ = ["Game", "IllegalAction", "play_batch", "play_game"]

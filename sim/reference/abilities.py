@@ -85,8 +85,8 @@ def _more(game) -> bool:
     return game.decide(O.PH_MORE, [A_DONE, A_MORE]) == A_MORE
 
 
-def _event(game, ability, source, via_copy, target=None, detail=None) -> dict:
-    return game.emit("ability", card=source, ability=C.ABILITY_NAMES[ability], target=target,
+def _event(game, ability, source, via_copy, target=None, detail=None):
+    game.emit("ability", card=source, ability=C.ABILITY_NAMES[ability], target=target,
                      via_copy=via_copy, detail=detail if detail is not None else {})
 
 

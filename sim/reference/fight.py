@@ -9,6 +9,7 @@ from .. import cards as C
 from .. import observation as O
 from ..actions import A_DESTROY, A_DONE, A_DRAW, A_END, A_PAY, A_USE
 from ..rules import CAUSE_NAMES, CAUSE_NO_CARDS, CAUSE_NO_LIFE, GREEN, RED
+from .abilities import ability_usable, use_ability
 
 
 class GameOver(Exception):
@@ -60,7 +61,6 @@ class FightRules:
             return 2
         return 1
 
-    # --- life (R4.10, R5.1) ------------------------------------------------------------
     def opponent_value_and_free(self, opponent: int, is_pirate: bool) -> tuple[int, int]:
         """R4.1 hazard value at this step; R9.2/R9.5 pirate value and free cards."""
         if not is_pirate:
@@ -79,9 +79,8 @@ class FightRules:
         self.fight = Fight(opponent, is_pirate, value, free)
         self.emit("fight_start", opponent=opponent, kind="pirate" if is_pirate else "hazard",
                   free_cards=free, value=value)
-        from .abilities import ability_usable, use_ability
         while True:
-            legal = self.fight_actions(ability_usable)
+            legal = self.fight_actions()
             if not legal:                                                   # R9.4
                 cannot_pay = self.can_draw() and self.life < self.paid_cost()
                 raise GameOver(CAUSE_NO_LIFE if cannot_pay else CAUSE_NO_CARDS)
@@ -101,7 +100,7 @@ class FightRules:
                 use_ability(self, action - A_USE)
         self.end_fight()
 
-    def fight_actions(self, ability_usable) -> list[int]:
+    def fight_actions(self) -> list[int]:
         """Legal actions in a fight (R4.3-R4.6, R9.3)."""
         f = self.fight
         legal = []

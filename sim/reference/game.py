@@ -69,10 +69,8 @@ class Game(FightRules):
         self.stats = {"fights_won": [0, 0, 0, 0], "fights_lost": [0, 0, 0, 0], "destroyed": 0}
 
     # --- trace -------------------------------------------------------------------------
-    def emit(self, e: str, **fields) -> dict:
-        event = {"e": e, **fields}
-        self.trace.append(event)
-        return event
+    def emit(self, e: str, **fields):
+        self.trace.append({"e": e, **fields})
 
     # --- decisions ---------------------------------------------------------------------
     def decide(self, phase: int, legal: list[int]) -> int:
@@ -204,7 +202,7 @@ class Game(FightRules):
             self.known_top.pop(0)
         return card
 
-    def draw_into_fight(self, side: str, reason: str, cost: int = 0, index: int | None = None) -> int:
+    def draw_into_fight(self, side: str, reason: str, cost: int = 0, index: int | None = None):
         """Draw a card face up into the fight and write its events (R4.2, R5.2, R5.8-R5.10)."""
         fight = self.fight
         card = self.take_top()
@@ -215,7 +213,7 @@ class Game(FightRules):
         if side == "left" and self.cards.ABILITY[card] == C.AB_AGING_STOP:          # R6.4
             self.emit("ability", card=card, ability="aging_stop", target=None, via_copy=None,
                       detail={})
-        return card
+
     def pay_life(self, amount: int, reason: str):
         """Pay life to the reserve; without enough, pay what there is and lose (R4.10)."""
         paid = min(amount, self.life)
@@ -231,7 +229,7 @@ class Game(FightRules):
         self.life += gained
         return gained
 
-    # --- the fight (R4) ----------------------------------------------------------------
+    # --- the score (R10.3) ------------------------------------------------------------
     def robinson_cards(self) -> list[int]:
         """Robinson's cards not removed: stack, discard, sort3 hand, cards still in a fight."""
         cards = self.robinson_stack + self.robinson_discard + self.sort_hand

@@ -10,34 +10,33 @@ from ..cards import N_CARDS
 def build_observation(game, phase: int) -> np.ndarray:
     obs = np.zeros(O.OBS_SIZE, dtype=np.int64)
     f = game.fight
-    s = obs  # scalars
-    s[O.O_PHASE], s[O.O_LEVEL], s[O.O_STEP] = phase, game.level, game.step
-    s[O.O_LIFE], s[O.O_MAX_LIFE] = game.life, game.max_life
-    s[O.O_PIRATE_1], s[O.O_PIRATE_2] = game.pirates if game.pirates else (-1, -1)
-    s[O.O_OPPONENT] = f.opponent if f else -1
-    s[O.O_OPPONENT_IS_PIRATE] = int(bool(f and f.is_pirate))
-    s[O.O_FIGHT_VALUE] = f.value if f else -1
-    s[O.O_FREE_LEFT] = f.free_left if f else 0
-    s[O.O_FREE_OPEN] = int(bool(f and game.free_open()))
-    s[O.O_PAID_COST] = game.paid_cost()
-    s[O.O_CARDS_DRAWN] = f.cards_drawn if f else 0
-    s[O.O_STEP_MINUS] = f.step_minus if f else 0
-    s[O.O_PENDING_CARD], s[O.O_PENDING_ABILITY] = game.pending_card, game.pending_ability
-    s[O.O_DESTROY_BUDGET] = game.destroy_budget
-    s[O.O_N_ROBINSON_STACK] = len(game.robinson_stack)
-    s[O.O_N_ROBINSON_DISCARD] = len(game.robinson_discard)
-    s[O.O_N_AGING_STACK] = len(game.aging_stack)
-    s[O.O_N_HAZARD_STACK] = len(game.hazard_stack)
-    s[O.O_N_HAZARD_DISCARD] = len(game.hazard_discard)
-    s[O.O_AGING_TAKEN] = game.aging_in_game - len(game.aging_stack)
-    s[O.O_PIRATES_BEATEN] = len(game.pirates_beaten)
+    obs[O.O_PHASE], obs[O.O_LEVEL], obs[O.O_STEP] = phase, game.level, game.step
+    obs[O.O_LIFE], obs[O.O_MAX_LIFE] = game.life, game.max_life
+    obs[O.O_PIRATE_1], obs[O.O_PIRATE_2] = game.pirates if game.pirates else (-1, -1)
+    obs[O.O_OPPONENT] = f.opponent if f else -1
+    obs[O.O_OPPONENT_IS_PIRATE] = int(bool(f and f.is_pirate))
+    obs[O.O_FIGHT_VALUE] = f.value if f else -1
+    obs[O.O_FREE_LEFT] = f.free_left if f else 0
+    obs[O.O_FREE_OPEN] = int(bool(f and game.free_open()))
+    obs[O.O_PAID_COST] = game.paid_cost()
+    obs[O.O_CARDS_DRAWN] = f.cards_drawn if f else 0
+    obs[O.O_STEP_MINUS] = f.step_minus if f else 0
+    obs[O.O_PENDING_CARD], obs[O.O_PENDING_ABILITY] = game.pending_card, game.pending_ability
+    obs[O.O_DESTROY_BUDGET] = game.destroy_budget
+    obs[O.O_N_ROBINSON_STACK] = len(game.robinson_stack)
+    obs[O.O_N_ROBINSON_DISCARD] = len(game.robinson_discard)
+    obs[O.O_N_AGING_STACK] = len(game.aging_stack)
+    obs[O.O_N_HAZARD_STACK] = len(game.hazard_stack)
+    obs[O.O_N_HAZARD_DISCARD] = len(game.hazard_discard)
+    obs[O.O_AGING_TAKEN] = game.aging_in_game - len(game.aging_stack)
+    obs[O.O_PIRATES_BEATEN] = len(game.pirates_beaten)
     known = game.known_top[:3]
-    s[O.O_KNOWN_TOP_N] = len(known)
-    s[O.O_KNOWN_TOP_0:O.O_KNOWN_TOP_0 + 3] = known + [-1] * (3 - len(known))
-    s[O.O_TURN] = game.turn
-    s[O.O_OPT_OLD_AGE_CONTINUE] = int(game.options.old_age == "continue")
-    s[O.O_OPT_STEP_MINUS1_STACKS] = int(game.options.step_minus1_stacks)
-    s[O.O_OPT_PLUS1_COUNTS_DESTROYED] = int(game.options.plus1_counts_destroyed)
+    obs[O.O_KNOWN_TOP_N] = len(known)
+    obs[O.O_KNOWN_TOP_0:O.O_KNOWN_TOP_0 + 3] = known + [-1] * (3 - len(known))
+    obs[O.O_TURN] = game.turn
+    obs[O.O_OPT_OLD_AGE_CONTINUE] = int(game.options.old_age == "continue")
+    obs[O.O_OPT_STEP_MINUS1_STACKS] = int(game.options.step_minus1_stacks)
+    obs[O.O_OPT_PLUS1_COUNTS_DESTROYED] = int(game.options.plus1_counts_destroyed)
 
     zone = obs[O.ZONE:O.ZONE + N_CARDS]   # a view: default Z_OUT (0)
     for cards, z in ((game.robinson_stack, O.Z_ROBINSON_STACK),
