@@ -109,6 +109,33 @@ EDITS = ["16.fight_value=5", "23.fight_value=3", "65.pirate_ability=plus1_per_ca
          "39.hazard_yellow=8"]
 
 
+def _table_of_header(head: dict):
+    """The card table a trace header carries, read back field by field (a test oracle)."""
+    from sim.cardtable import CardTable
+    rows = []
+    for card in head["cards"]:
+        hazard, pirate = card["hazard"] or {}, card["pirate"] or {}
+        green, yellow, red = hazard.get("values", ("", "", ""))
+        fields = {"id": card["id"], "kind": card["kind"], "name": card["name"],
+                  "fight_value": card["fight_value"], "ability": card["ability"],
+                  "destroy_cost": card["destroy_cost"], "hazard_title": hazard.get("title"),
+                  "hazard_free_cards": hazard.get("free"), "hazard_green": green,
+                  "hazard_yellow": yellow, "hazard_red": red,
+                  "pirate_free_cards": pirate.get("free"),
+                  "pirate_hazard_value": pirate.get("value"),
+                  "pirate_ability": pirate.get("ability")}
+        rows.append({k: "" if v is None else str(v) for k, v in fields.items()})
+    return CardTable(rows, source="trace header")
+
+
+def test_a_trace_header_carries_its_whole_card_table():
+    """TRACE.md: a trace is self-describing; the header's table reads back as the same table."""
+    from sim.cardtable import printed
+    for table in (printed(), build(sets=EDITS)):
+        head = header("fast", 1, 1, 0, "expert", Options(), table)
+        assert _table_of_header(head).text == table.text
+
+
 def test_the_log_follows_the_traces_card_table():
     """Names, values and the score items come from the header's card table (an edited genius
     counts 5)."""
