@@ -26,8 +26,9 @@ LAYERS = {
     #    both engines (and the lab) run them.
     "policies": 1, "policies.*": 1,
     #    ... except the search player, built on the fast engine's state (it resamples the
-    #    hidden stacks, R1.4), so above the fast engine.
-    "policies.search": 3.5,
+    #    hidden stacks, R1.4), so above the fast engine, and the UNFAIR clairvoyant bound
+    #    built on the search.
+    "policies.search": 3.5, "policies.unfair_clairvoyant": 3.5,
     # 2. The reference engine: the rules in plain Python.
     "sim.reference": 2, "sim.reference.*": 2,
     # 3. The fast engine (Numba) and Numba's cache.
