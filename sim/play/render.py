@@ -71,12 +71,15 @@ class _Log:
     # --- the events --------------------------------------------------------------------
     def run(self, cut_note: bool = True):
         i, events = 0, self.events
+        self.before: list[int] = []     # lines written before event i (render_marked)
         while i < len(events):
+            self.before += [len(self.lines)] * (i + 1 - len(self.before))
             ev, nxt = events[i], events[i + 1] if i + 1 < len(events) else None
             if self.ended is not None and ev["e"] not in ("life", "ability", "game_end"):
                 self.settle(True)
             self.prev = events[i - 1] if i else None
             i += 2 if getattr(self, "on_" + ev["e"])(ev, nxt) else 1
+        self.before += [len(self.lines)] * (len(events) + 1 - len(self.before))
         if cut_note and self.end is None and len(events) > 1:
             self.line(("The trace ends here, before the end of the game.", "bold"), gap=True)
         return self.lines
@@ -309,6 +312,14 @@ def render_lines(events, ids: bool = False, cut_note: bool = True) -> list[list[
     """The log as lines of (text, rich style) spans; ``cut_note``: say so at the end of a
     trace that stops before the end of the game."""
     return _Log(events, ids).run(cut_note)
+
+
+def render_marked(events, ids: bool = False) -> tuple[list, list[int]]:
+    """The log's lines (``render_lines``) and, for every event index i up to ``len(events)``,
+    how many of them the events before event i wrote: where a moment of the game sits in the
+    log (the html replay)."""
+    log = _Log(events, ids)
+    return log.run(), log.before
 
 
 def render_text(events, ids: bool = False) -> str:

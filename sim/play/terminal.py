@@ -57,6 +57,42 @@ def menu_order(phase: int, legal: list[int], trace: list[dict]) -> list[int]:
     return sorted(legal, key=lambda a: place.get(a, len(place)))
 
 
+def describe_action(n: CardNames, obs, action: int) -> str:
+    """An action in words at the decision of the observation ``obs`` (``friday play``'s menu,
+    the html replay); card data from ``n``'s table, the game's own."""
+    phase, pending = int(obs[O.O_PHASE]), int(obs[O.O_PENDING_ABILITY])
+    if action == A_END:
+        total, value = int(obs[O.O_FIGHT_TOTAL]), int(obs[O.O_EFFECTIVE_VALUE])
+        return (f"end the fight: won, {total} against {value}" if total >= value else
+                f"end the fight: lost, {total} against {value}, pay {value - total} life")
+    if action == A_DRAW:
+        return f"draw a free card ({obs[O.O_FREE_LEFT]} free left)"
+    if action == A_PAY:
+        return f"pay {obs[O.O_PAID_COST]} life for a card (life {obs[O.O_LIFE]})"
+    if action == A_SKIP:
+        return "discard this last hazard without a fight"
+    if action in (A_DONE, A_MORE):
+        words = DONE_MORE.get(phase) or ABILITY_DONE_MORE.get(pending, ("done", "more"))
+        return words[action == A_MORE]
+    card = (action - A_FIGHT) % N_CARDS
+    if action < A_PIRATE:
+        return (f"fight {n.hazard(card)}: value {n.hazard_value(card, int(obs[O.O_STEP]))}, "
+                f"{count(n.table[card]['hazard']['free'], 'free card')}; beaten, it becomes "
+                f"{n.card(card)}")
+    if action < A_USE:
+        return f"fight {n.pirate(card)} first ({n.pirate_rules(card)})"
+    if action < A_TARGET:
+        return f"use {n.card(card)}"
+    if action < A_DESTROY:
+        what = f" ({ABILITY_WORDS[n.table[card]['ability']]})" if pending == C.AB_COPY else ""
+        return f"{TARGET_VERB.get(pending, 'target')} {n.short(card)}{what}"
+    if action < A_DISCARD:
+        return f"destroy {n.short(card)} (costs {n.table[card]['destroy_cost']})"
+    if action < A_PUT:
+        return f"discard {n.short(card)}"
+    return f"put {n.short(card)} back, next from the top"
+
+
 class PlayerQuit(Exception):
     """The player left the game (``q`` or the end of the input)."""
 
@@ -117,41 +153,6 @@ class TerminalPlayer:
             self.line(*spans)
 
     # --- the actions -------------------------------------------------------------------
-    def describe(self, obs, action: int) -> str:
-        n = self.names
-        phase, pending = int(obs[O.O_PHASE]), int(obs[O.O_PENDING_ABILITY])
-        if action == A_END:
-            total, value = int(obs[O.O_FIGHT_TOTAL]), int(obs[O.O_EFFECTIVE_VALUE])
-            return (f"end the fight: won, {total} against {value}" if total >= value else
-                    f"end the fight: lost, {total} against {value}, pay {value - total} life")
-        if action == A_DRAW:
-            return f"draw a free card ({obs[O.O_FREE_LEFT]} free left)"
-        if action == A_PAY:
-            return f"pay {obs[O.O_PAID_COST]} life for a card (life {obs[O.O_LIFE]})"
-        if action == A_SKIP:
-            return "discard this last hazard without a fight"
-        if action in (A_DONE, A_MORE):
-            words = DONE_MORE.get(phase) or ABILITY_DONE_MORE.get(pending, ("done", "more"))
-            return words[action == A_MORE]
-        card = (action - A_FIGHT) % N_CARDS
-        if action < A_PIRATE:
-            return (f"fight {n.hazard(card)}: value {n.hazard_value(card, int(obs[O.O_STEP]))}, "
-                    f"{count(int(C.HAZARD_FREE[card]), 'free card')}; beaten, it becomes "
-                    f"{n.card(card)}")
-        if action < A_USE:
-            return f"fight {n.pirate(card)} first ({n.pirate_rules(card)})"
-        if action < A_TARGET:
-            return f"use {n.card(card)}"
-        if action < A_DESTROY:
-            what = (f" ({ABILITY_WORDS[C.ABILITY_NAMES[C.ABILITY[card]]]})" if pending == C.AB_COPY
-                    else "")
-            return f"{TARGET_VERB.get(pending, 'target')} {n.short(card)}{what}"
-        if action < A_DISCARD:
-            return f"destroy {n.short(card)} (costs {C.DESTROY_COST[card]})"
-        if action < A_PUT:
-            return f"discard {n.short(card)}"
-        return f"put {n.short(card)} back, next from the top"
-
     def choose(self, obs, legal, n_legal) -> int:
         legal = [int(a) for a in legal[:n_legal]]
         phase = int(obs[O.O_PHASE])
@@ -161,7 +162,7 @@ class TerminalPlayer:
         menu = menu_order(phase, legal, self.game.trace)
         for i, a in enumerate(menu, 1):
             self.line((f"  {i:>2}  ", "bold"), (f"{action_name(a):<12s}", "cyan"),
-                      self.describe(obs, a))
+                      describe_action(self.names, obs, a))
         while True:
             answer = self.ask("> ")
             if answer.lower() in ("q", "quit", "exit"):
@@ -170,7 +171,7 @@ class TerminalPlayer:
                 hint = int(self.hint.choose(obs, np.array(legal, dtype=np.int64), len(legal)))
                 self.line(f"  {self.hint.name} " + (
                     f"would choose {menu.index(hint) + 1} {action_name(hint)}: "
-                    f"{self.describe(obs, hint)}" if hint in menu else
+                    f"{describe_action(self.names, obs, hint)}" if hint in menu else
                     f"answered an illegal action ({hint}): no hint"))
             elif (action := self.parse(answer, menu)) is not None:
                 self.moves.append(action_name(action))
