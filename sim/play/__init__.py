@@ -4,7 +4,9 @@
   Python (``from sim.play import Game``, also ``from sim import Game``);
 * ``env``: ``FridayEnv``, the Gymnasium environment (optional extra ``gym``);
 * ``terminal``: a game played by a person at the terminal (``friday play``);
-* ``render``: the readable game log of a trace (``friday replay``).
+* ``render``: the readable game log of a trace (``friday replay``);
+* ``html``: a game as one self-contained page that steps through its decisions, its cards
+  drawn by ``faces`` (``friday replay --format html``).
 """
 from .game import Game
 
