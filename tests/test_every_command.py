@@ -36,6 +36,7 @@ TEXT_PARAMS = textwrap.dedent("""
 """)
 BIG = str(2**64)            # out of range for --games
 ONE = ["--level", "1", "--games", "10"]
+REPLAY = ["replay", "--level", "1", "--seed", "1"]
 # (command and options, the message the one error line holds)
 COMMANDS = {
     "simulate": ["simulate", *ONE],
@@ -94,6 +95,16 @@ CASES += [
     ([*COMMANDS["sweep"], "--out", "/sys/x.png"], "/sys"),
     ([*COMMANDS["sweep"], "--csv", "old.csv"], "exists"),
     ([*COMMANDS["sweep"], "--csv", "old.png/x.csv"], "old.png"),
+    # replay: --format html writes a page to --out; --out and --force go with it only
+    ([*REPLAY, "--format", "nonsense"], "'nonsense' is not one of"),
+    ([*REPLAY, "--format", "html"], "give --out FILE.html"),
+    ([*REPLAY, "--format", "html", "--out", "game.txt"], "must end in .html"),
+    ([*REPLAY, "--format", "html", "--out", "old.html"], "exists"),
+    ([*REPLAY, "--format", "html", "--out", "old.csv/x.html"], "old.csv"),
+    ([*REPLAY, "--format", "html", "--out", "a_folder", "--force"], "is a folder"),
+    ([*REPLAY, "--format", "html", "--out", "/sys/x.html"], "/sys"),
+    ([*REPLAY, "--out", "x.html"], "--out goes with --format html"),
+    ([*REPLAY, "--format", "jsonl", "--force"], "--force goes with --format html"),
     # the commands without output files
     (["replay", "--level", "1", "--seed", "1", "--game", BIG], "less than or equal"),
     (["play", "--level", "5"], "unknown level"),
@@ -114,7 +125,7 @@ def test_bad_input_or_output_is_one_error_line_before_any_game(tmp_path, args, m
     (tmp_path / "mine.py").write_text(POLICIES)
     (tmp_path / "text.py").write_text(TEXT_PARAMS)
     (tmp_path / "a_folder").mkdir()
-    for name in ("old.parquet", "old.png", "old.csv"):
+    for name in ("old.parquet", "old.png", "old.csv", "old.html"):
         (tmp_path / name).write_bytes(b"precious")
     before = _files(tmp_path)
     quiet = ["--quiet"] if args[0] in ("simulate", "compare", "report", "balance") else []

@@ -8,12 +8,18 @@ from typing import Annotated, Literal, Optional
 import typer
 
 from sim.rules import RuleError, check_level, parse_options
-from .common import (CardsOpt, Engine, OptionOpt, ParamOpt, PolicyOpt, SeedOpt, SetOpt, command,
-                     index_option, load_cards, load_policy)
+from .common import (CardsOpt, Engine, ForceOpt, OptionOpt, ParamOpt, PolicyOpt, SeedOpt, SetOpt,
+                     command, index_option, load_cards, load_policy)
 
 app = typer.Typer()
 LevelNumber = Annotated[int, typer.Option(help="1-4")]
 GameOpt = Annotated[int, index_option("game index: game G of seed S is always the same deal")]
+FormatOpt = Annotated[Literal["text", "jsonl", "html"], typer.Option(
+    help="text (a play-by-play), jsonl (the trace) or html (a page that steps through the "
+         "game's decisions, written to --out)")]
+EngineOpt = Annotated[Optional[Engine], typer.Option(
+    help="reference or fast (default: reference; fast for a searching player)")]
+PageOpt = Annotated[Optional[Path], typer.Option(help="html: the page to write (FILE.html)")]
 
 
 @command(app)
@@ -23,25 +29,28 @@ def replay(
     deal: Annotated[Optional[Path], typer.Option(help="deal file (JSON): the stacks")] = None,
     actions: Annotated[Optional[Path], typer.Option(help="actions to play (scripted)")] = None,
     option: OptionOpt = [], param: ParamOpt = [],
-    format: Annotated[Literal["text", "jsonl"], typer.Option()] = "text",
-    engine: Annotated[Optional[Engine], typer.Option(
-        help="reference or fast (default: reference; fast for a searching player)")] = None,
-    ids: Annotated[bool, typer.Option("--ids", help="text: tag every card with its id "
+    format: FormatOpt = "text", engine: EngineOpt = None,
+    ids: Annotated[bool, typer.Option("--ids", help="text, html: tag every card with its id "
                                                     "(#17)")] = False,
     cards: CardsOpt = None, set_: SetOpt = [],
+    out: PageOpt = None, force: ForceOpt = False,
 ):
-    """Play one game and print its trace (docs/TRACE.md) or a play-by-play.  A scripted game
-    that stops early (illegal action, list run out) prints the trace so far, then the error."""
+    """Play one game and print its trace (docs/TRACE.md) or a play-by-play, or write it as a
+    page (--format html --out FILE.html).  A scripted game that stops early (illegal action,
+    list run out) prints the trace so far, then the error (html: the error only)."""
     from policies.scripted import ScriptedPolicy
     from sim.deal import load_deal
     from sim.trace import header
     check_level(level)
+    check_page(format, out, force)
     options, table = parse_options(option), load_cards(cards, set_)
     deal_dict = load_deal(str(deal)) if deal else None
     pol = ScriptedPolicy.from_file(actions) if actions is not None else load_policy(policy, param)
     engine = engine or ("reference" if "reference" in pol.engines else "fast")
     pol.check_engine(engine)
     head = header(engine, level, seed, game, pol.name, options, table)
+    if format == "html":
+        return write_page(out, head, pol, options, deal_dict, table, ids)
     if engine == "fast":
         from sim.fast import play_fast
         events = play_fast(level, seed, game, pol, options, deal_dict, cards=table)["trace"]
@@ -52,6 +61,29 @@ def replay(
         played.play()
     finally:                   # a game that stopped early: the trace so far, then the error
         show_trace([head] + played.trace, format, ids)
+
+
+def check_page(format: str, out: Path | None, force: bool):
+    """--out and --force go with --format html, which needs them: refused before any game."""
+    from sim.lab.files import check_file
+    if format == "html" and out is None:
+        raise RuleError("--format html writes a page: give --out FILE.html")
+    if format != "html" and (out is not None or force):
+        raise RuleError(f"--{'out' if out is not None else 'force'} goes with --format html "
+                        f"(--format {format} prints to standard output)")
+    check_file(out, (".html",), force)
+
+
+def write_page(out: Path, head: dict, pol, options, deal: dict | None, table, ids: bool):
+    """The game of ``head`` played again, decision by decision, as one page (sim.play.html)."""
+    from sim.lab.files import write_text
+    from sim.play.html import record_game, replay_page
+    trace, decisions = record_game(head["engine"], head["level"], head["seed"],
+                                         head["game"], pol, options, deal, table)
+    write_text(out, replay_page(head, trace, decisions, ids))
+    end = trace[-1]
+    typer.echo(f"{out}: {len(decisions)} decisions; {'won' if end['won'] else 'lost'}, score "
+               f"{end['score']}")
 
 
 def show_trace(events, format: str, ids: bool):
