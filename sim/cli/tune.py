@@ -76,7 +76,7 @@ def _trials(q, study_path: Path, trials: int, threads, chunk, dask, quiet):
         + f"; level {q.level}, {q.games:,} games per trial (games 0..{q.games - 1} of seed "
         f"{q.seed}), sampler {q.sampler}; study {study_path}: {done} finished trials"
         + (f", continuing to {trials}" if done < trials else f" (--trials {trials}): none to play"))
-    run = T.run_trials(study, q, trials, backend, quiet, typer.echo)
+    run = T.run_trials(study, q, trials, backend, quiet, lambda line: print(line, flush=True))
     best = T.best_trial(study)
     if best is not None:
         typer.echo(f"best: {q.variant(best.params).name} (trial {best.number}, "
@@ -96,7 +96,7 @@ def _finish(found, validate_games, vseed, out, threads, chunk, dask, quiet, made
     spec = q.variant(best.params).name
     typer.echo(f"best variant: {spec}")
     note, v = "", None
-    if best.params == q.start_values():
+    if best.user_attrs.get("start"):
         note = "The best trial is the starting policy itself: there is nothing to validate."
     elif validate_games == 0:
         note = "Not validated (--validate-games 0)."

@@ -204,9 +204,8 @@ def sampler_for(q: Question, done: int):
         warnings.simplefilter("ignore", o.exceptions.ExperimentalWarning)
         if q.sampler == "tpe":
             return o.samplers.TPESampler(seed=seed, multivariate=True)
-        return o.samplers.CmaEsSampler(
-            seed=seed, x0=q.start_values() if q.start_in_ranges() else None,
-            with_margin=any(r.kind == "int" for r in q.ranges), warn_independent_sampling=False)
+        return o.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False,
+                                       with_margin=any(r.kind == "int" for r in q.ranges))
 
 
 def ask(study, q: Question, done: int):
@@ -237,7 +236,11 @@ def run_trials(study, q: Question, trials: int, backend, quiet: bool = True, ech
         while done < trials and not flag.stop:
             trial = ask(study, q, done)
             variant = q.variant(trial.params)
-            agg = bar.play(q, variant, backend)
+            try:
+                agg = None if flag.stop else bar.play(q, variant, backend, trial.number)
+            except BaseException:          # a policy's error: the trial is not left running
+                study.tell(trial, state=optuna().trial.TrialState.FAIL)
+                raise
             if agg is None:
                 study.tell(trial, state=optuna().trial.TrialState.FAIL)
                 out.interrupted = True

@@ -1,8 +1,12 @@
 """What ``friday tune`` shows while it runs: one rich progress bar of the trials, with the
 best so far, and one of the games of the trial in flight (standard error, a terminal only,
-not ``--quiet``), as sim.lab.progress draws the other commands' bars.  Each trial's games run
+not ``--quiet``), as sim.lab.progress draws the other commands' bars.  Lines printed (with
+``print``) while it is drawn go above it when standard output is the terminal too, and
+straight to standard output when that is a file or a pipe.  Each trial's games run
 through sim.lab.run (``Run``: chunks, the backend, Ctrl-C), quietly: its own bar is this one."""
 from __future__ import annotations
+
+import sys
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -21,10 +25,10 @@ class TrialBar:
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[unit]}"), TimeRemainingColumn(),
             TextColumn("{task.fields[best]}"), console=console, auto_refresh=False,
-            disable=quiet or not console.is_terminal)
+            disable=quiet or not console.is_terminal, redirect_stdout=sys.stdout.isatty())
         self.trials = self.progress.add_task("trials", total=trials, completed=min(done, trials),
                                              unit="trials", best=best)
-        self.games = self.progress.add_task(f"trial {done}", total=games, unit="games",
+        self.games = self.progress.add_task("trial", total=games, unit="games",
                                             best="", start=False)
 
     def __enter__(self) -> "TrialBar":
@@ -34,10 +38,11 @@ class TrialBar:
     def __exit__(self, *exc):
         self.progress.__exit__(*exc)
 
-    def play(self, q, variant, backend):
-        """The trial's games (level q.level, games 0..q.games-1 of q.seed) in summary mode."""
+    def play(self, q, variant, backend, number: int):
+        """Trial ``number``'s games (level q.level, games 0..q.games-1 of q.seed), summed in
+        summary mode."""
         plan = Plan((Setup(variant, q.options),), (q.level,), q.games, q.seed, summary=True)
-        self.progress.reset(self.games, total=q.games)
+        self.progress.reset(self.games, total=q.games, description=f"trial {number}")
         self.progress.start_task(self.games)
         total = None
         with Run(plan, backend, quiet=True) as run:
@@ -49,5 +54,4 @@ class TrialBar:
 
     def trial_done(self, done: int, best: str):
         self.progress.update(self.trials, completed=done, best=best)
-        self.progress.update(self.games, description=f"trial {done}")
         self.progress.refresh()

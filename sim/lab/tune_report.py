@@ -59,10 +59,11 @@ def verdict(v: Validation) -> str:
     """One sentence: a real gain (the interval above 0), a loss (below) or noise (across)."""
     r, where = v.row, f"on {v.games:,} fresh deals (seed {v.seed})"
     if r.win_diff_low > 0:
-        return f"a real gain: {where} the tuned variant wins {difference_text(r)} more games."
+        return (f"a real gain: {where} the tuned variant wins more games than the start, "
+                f"{difference_text(r)}.")
     if r.win_diff_high < 0:
-        return (f"worse: {where} the tuned variant wins {difference_text(r)}: its lead on the "
-                f"tuning deals was their luck.")
+        return (f"worse: {where} the tuned variant wins fewer games than the start, "
+                f"{difference_text(r)}: its lead on the tuning deals was their luck.")
     return (f"within noise: {where} the difference is {difference_text(r)}; the interval "
             f"includes 0, so no gain is shown.")
 
@@ -121,12 +122,12 @@ def history_figure(study, q, path):
         ax.axhline(100 * start[0].value, color="grey", ls="--", lw=1, label="starting values")
     p = v.max() / 100 if len(v) else 0.5
     noise = 196 * math.sqrt(p * (1 - p) / q.games)
-    ax.set(xlabel="trial", ylabel="games won (%)",
+    ax.set(ylabel="games won (%)",
            title=f"{q.policy.name}, level {q.level}: {len(trials)} trials, each on the same "
                  f"{q.games:,} games (seed {q.seed})")
-    ax.text(0.01, 0.02, f"a trial's win rate estimates its true one within about ±{noise:.2f}"
-            " pp (95%); trials share their deals, so their differences are less noisy",
-            transform=ax.transAxes, fontsize=7)
+    ax.set_xlabel(f"trial\n(a trial's win rate estimates its true one within about "
+                  f"±{noise:.2f} pp, 95%; trials share their deals, so their differences are "
+                  f"less noisy)", fontsize=8)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()

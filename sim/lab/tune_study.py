@@ -92,12 +92,18 @@ def open_study(path, q: Question):
     """The study of ``path``: created with the question as its attribute, or loaded (checked
     by ``check_study`` first: call that before any long work)."""
     o = optuna()
+    path = Path(path)
     check_study(path, q)
-    storage = o.storages.RDBStorage(_url(path))
-    study = o.create_study(storage=storage, study_name=STUDY_NAME, direction="maximize",
-                           load_if_exists=True)
-    if ATTR not in study.user_attrs:
-        study.set_user_attr(ATTR, q.identity())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        storage = o.storages.RDBStorage(_url(path))
+        study = o.create_study(storage=storage, study_name=STUDY_NAME, direction="maximize",
+                               load_if_exists=True)
+        if ATTR not in study.user_attrs:
+            study.set_user_attr(ATTR, q.identity())
+    except Exception as exc:              # sqlalchemy's, Optuna's or the file system's
+        raise RuleError(f"cannot write {path}: {type(exc).__name__}: "
+                        f"{str(exc).splitlines()[0]}") from None
     return study
 
 
