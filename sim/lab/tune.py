@@ -68,10 +68,6 @@ class ParamRange:
         return (d.IntDistribution(int(self.low), int(self.high)) if self.kind == "int"
                 else d.FloatDistribution(self.low, self.high))
 
-    @property
-    def text(self) -> str:
-        return f"{self.name}={self.low:g}:{self.high:g}"
-
     def as_list(self) -> list:
         return [self.low, self.high, self.kind]
 
@@ -91,7 +87,7 @@ def parse_ranges(policy, texts) -> tuple[ParamRange, ...]:
     """``NAME=LOW:HIGH`` texts (or a dict name -> (low, high)) as ParamRanges of ``policy``,
     checked: a known numeric parameter, each named once, LOW < HIGH."""
     if isinstance(texts, dict):
-        texts = [f"{k}={lo!r}:{hi!r}" for k, (lo, hi) in texts.items()]
+        texts = [f"{k}={lo}:{hi}" for k, (lo, hi) in texts.items()]
     if not texts:
         raise RuleError(f"give at least one --param {USAGE} (the parameters to tune; `friday "
                         f"policies` lists them)")
