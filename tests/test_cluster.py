@@ -224,3 +224,18 @@ def test_balance_and_report_on_a_local_cluster_match_in_process(tmp_path):
     friday(*rep, "--out", str(tmp_path / "rep_dask"), "--cluster", "local:2", "--chunk", "150")
     assert (tmp_path / "rep_here" / "policies.md").read_text() == \
         (tmp_path / "rep_dask" / "policies.md").read_text()
+
+
+def test_tune_on_the_cluster_plays_the_same_trials(dask2, tmp_path):
+    """friday tune --cluster: each trial's games on the workers, the same study as in
+    process (sim.lab.tune through sim.lab.run's backend)."""
+    optuna = pytest.importorskip("optuna")
+    from sim.lab.tune import STUDY_NAME, finished
+    from sim.lab.tune_study import tune
+    ranges = ["min_life=8:14", "max_missing=0:3"]
+    got = []
+    for name, cluster in (("here.db", None), ("dask.db", dask2)):
+        tune("cull-green", ranges, 1, 500, 3, 5, tmp_path / name, cluster=cluster, chunk=150)
+        study = optuna.load_study(study_name=STUDY_NAME, storage=f"sqlite:///{tmp_path / name}")
+        got.append([(t.params, t.value) for t in finished(study)])
+    assert got[0] == got[1] and len(got[0]) == 3

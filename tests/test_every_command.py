@@ -45,7 +45,10 @@ COMMANDS = {
     "pirates": ["balance", "pirates", *ONE, "--out", "bal"],
     "sweep": ["balance", "sweep", "--set", "63.pirate_hazard_value", "--values", "30,35",
               "--level", "4", "--games", "10"],
+    "tune": ["tune", "veteran", "--param", "value_weight=0.4:0.8", "--level", "1",
+             "--games-per-trial", "10", "--trials", "1", "--study", "s.db"],
 }
+TUNE = COMMANDS["tune"]
 ARITY = "takes 4 arguments (obs, legal, n_legal, params), not the 5 of decide("
 FLOAT = "returns float64, not an action id (int)"
 TEXT = "PARAMS['reserve'] must be a finite number, not 'abc'"
@@ -57,6 +60,8 @@ def _with_policy(command: str, spec: str) -> list[str]:
     args = COMMANDS[command]
     if command in ("compare", "report"):
         return [args[0], "expert", spec, *args[3:]]
+    if command == "tune":                   # the policy files' parameter
+        return [args[0], spec, "--param", "reserve=0:4", *args[4:]]
     return [*args, "--policy", spec]
 
 
@@ -105,6 +110,33 @@ CASES += [
     ([*REPLAY, "--format", "html", "--out", "/sys/x.html"], "/sys"),
     ([*REPLAY, "--out", "x.html"], "--out goes with --format html"),
     ([*REPLAY, "--format", "jsonl", "--force"], "--force goes with --format html"),
+    # tune: the parameters and their ranges, the study file, the validation, --out
+    ([*TUNE[:2], *TUNE[4:]], "give at least one --param"),
+    ([*TUNE, "--param", "nope=0:1"], "policy 'veteran' has no parameter 'nope'"),
+    ([*TUNE, "--param", "value_weight=0.5:0.6"], "--param value_weight is given twice"),
+    ([*TUNE[:3], "late_value_weight=0.9:0.5", *TUNE[4:]], "the range is inverted"),
+    ([*TUNE[:3], "late_value_weight=0.5:0.5", *TUNE[4:]], "the range is empty"),
+    ([*TUNE[:3], "late_value_weight=low:1", *TUNE[4:]], "LOW 'low' is not a number"),
+    ([*TUNE[:3], "late_value_weight=0:inf", *TUNE[4:]], "HIGH must be a finite number"),
+    ([*TUNE[:3], "late_value_weight=0.5", *TUNE[4:]], "must be NAME=LOW:HIGH"),
+    ([*TUNE[:3], "late_value_weight=0:1:2", *TUNE[4:]], "must be NAME=LOW:HIGH"),
+    ([*TUNE, "--sampler", "cmaes"], "--sampler cmaes needs at least two --param"),
+    ([*TUNE, "--sampler", "grid"], "Invalid value for '--sampler'"),
+    ([*TUNE[:5], "7", *TUNE[6:]], "unknown level 7"),
+    ([*TUNE[:7], "0", *TUNE[8:]], "greater than or equal to 1"),
+    ([*TUNE[:9], "0", *TUNE[10:]], "greater than or equal to 1"),
+    (TUNE[:-2], "Missing option '--study'"),
+    ([*TUNE[:-1], "a_folder"], "is a folder"),
+    ([*TUNE[:-1], "old.png"], "--study must end in .db"),
+    ([*TUNE[:-1], "old.csv/s.db"], "old.csv"),
+    ([*TUNE[:-1], "/sys/s.db"], "/sys"),
+    ([*TUNE[:-1], "old.db"], "is not a study database of friday tune"),
+    ([*TUNE, "--seed", "5", "--validate-seed", "5"], "--validate-seed must differ from --seed"),
+    ([*TUNE, "--validate-games", "-1"], "greater than or equal to 0"),
+    ([*TUNE, "--out", "old.png"], "is a file: give a folder"),
+    ([*TUNE, "--out", "/sys/tuned"], "/sys"),
+    ([*TUNE, "--option", "old_age=never"], "old_age"),
+    ([*TUNE, "--cluster", "local:0"], "at least 1 worker"),
     # the commands without output files
     (["replay", "--level", "1", "--seed", "1", "--game", BIG], "less than or equal"),
     (["play", "--level", "5"], "unknown level"),
@@ -125,7 +157,7 @@ def test_bad_input_or_output_is_one_error_line_before_any_game(tmp_path, args, m
     (tmp_path / "mine.py").write_text(POLICIES)
     (tmp_path / "text.py").write_text(TEXT_PARAMS)
     (tmp_path / "a_folder").mkdir()
-    for name in ("old.parquet", "old.png", "old.csv", "old.html"):
+    for name in ("old.parquet", "old.png", "old.csv", "old.html", "old.db"):
         (tmp_path / name).write_bytes(b"precious")
     before = _files(tmp_path)
     quiet = ["--quiet"] if args[0] in ("simulate", "compare", "report", "balance") else []

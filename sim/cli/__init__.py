@@ -3,6 +3,7 @@
 * ``sim.cli.games``: simulate, compare, report (many games, sim.lab.run);
 * ``sim.cli.one_game``: replay, play, policies;
 * ``sim.cli.balance``: balance pirates, balance sweep;
+* ``sim.cli.tune``: tune (a policy's parameters, Optuna);
 * ``sim.cli.common``: the shared option types and the one place where bad input becomes an
   ``error:`` line (exit code 2) and Ctrl-C exit code 130.
 
@@ -14,13 +15,14 @@ import sys
 
 import typer
 
-from . import balance, games, one_game
+from . import balance, games, one_game, tune
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="friday-lab: rules-exact simulation of the solo game Friday.\n\n"
                        "Rules: docs/RULES.md (the rulebook, rules cited as R1..R10 and options "
                        "§O); traces: docs/TRACE.md.")
-app.registered_commands += games.app.registered_commands + one_game.app.registered_commands
+app.registered_commands += (games.app.registered_commands + one_game.app.registered_commands
+                            + tune.app.registered_commands)
 app.add_typer(balance.app, name="balance")
 
 

@@ -5,6 +5,8 @@
   suffix, or cannot be written (a probe file is created and removed there: a permission bit
   says little to root or on a read-only file system).  Missing folders are created at write
   time, for every command alike.
+* ``check_store``: the same checks for a file kept and updated in place (the study database of
+  ``friday tune``), which may exist: it must be a file that can be opened for writing.
 * ``write_atomic``: the file is written under a temporary name in the same folder, then
   renamed: an error or Ctrl-C never leaves a half-written or ``.partial`` file, and an
   ``OSError`` becomes one RuleError line (``error: cannot write ...``).
@@ -69,6 +71,26 @@ def check_folder(out: Path | None, files, force: bool, option: str = "--out"):
         if (out / f).is_dir():
             raise RuleError(f"{out / f} is a folder: it cannot be overwritten by a file")
     _writable_folder(out)
+
+
+def check_store(path: Path, suffixes, option: str):
+    """Refuse a file that is created or else read and written in place (a database: ``friday
+    tune --study``): a folder, a wrong suffix, a place where no file can be created, an
+    existing file that cannot be opened for writing (tried for real, nothing written)."""
+    path = Path(path)
+    if path.is_dir():
+        raise RuleError(f"{path} is a folder: {option} takes a file name ending in "
+                        f"{' or '.join(suffixes)}")
+    if path.suffix.lower() not in suffixes:
+        raise RuleError(f"{option} must end in {' or '.join(suffixes)}, got {path.name!r}")
+    if not path.exists():
+        _writable_folder(path.parent)
+        return
+    try:
+        with open(path, "r+b"):
+            pass
+    except OSError as exc:
+        raise RuleError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def write_atomic(path, write):

@@ -60,7 +60,7 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     return paired
 
 
-def _shown_path(file: str) -> str:
+def shown_path(file: str) -> str:
     """A policy file as the report shows it: relative to the working folder when inside it
     (the project's own policies read ``policies/expert.py`` on every machine)."""
     path = Path(file).resolve()
@@ -82,7 +82,7 @@ def policies_md(table: pd.DataFrame, comparison: pd.DataFrame, command: str, att
              "policy starts from the same deal (common random numbers, see sim/rng.py), so "
              "policies are compared game by game with paired methods.", "", "Policies:", ""]
     for label, rec in zip(attrs["labels"], attrs["policies"]):
-        src = (f" (file `{_shown_path(rec['file'])}`, sha256 `{rec['sha256'][:12]}`)"
+        src = (f" (file `{shown_path(rec['file'])}`, sha256 `{rec['sha256'][:12]}`)"
                if rec.get("file") else "")
         lines.append(f"- `{label}`{src}: parameters {rec['params']}")
     lines += ["", "| policy | level | games | win rate | 95% Wilson interval | mean score | "
