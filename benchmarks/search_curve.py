@@ -6,7 +6,7 @@
 
 Every SPEC (a policy spec: ``search[rollouts=1024,race=0]``, ``veteran``...) plays games
 0..N-1 of the seed at the level (the same deals for every spec, sim.rng).  Per spec: the win
-rate with its 95% Wilson interval, the time per game per core (wall time x threads / games over
+rate with its 95% Wilson interval, the time per game per core (CPU time, all threads, / games over
 the first ``--time-games`` games, played again in this run after the compile), and against the
 first SPEC on the very same games the paired win-rate difference (Newcombe's hybrid score
 interval, method 10) and McNemar's exact p.  Writes OUT.md and OUT.png (win rate against time
@@ -118,8 +118,8 @@ def main(argv=None) -> int:
             f"vs `{a.specs[0]}`: difference [95% Newcombe]", "McNemar p"]
     lines = [f"# Search: strength against time per game, level {level}", "",
              f"Made by `{command}` from the repository root (games 0..{a.games - 1:,} of master "
-             f"seed {seed}, the same deals for every spec). Time per game per core: wall time x "
-             f"threads / games over the first {min(a.time_games, a.games)} games, compile "
+             f"seed {seed}, the same deals for every spec). Time per game per core: CPU time "
+             f"(all threads) / games over the first {min(a.time_games, a.games)} games, compile "
              f"excluded, {numba_threads(a.threads)} threads, load average at the start "
              f"{load:.1f}. Figure: [{png.name}]({png.name}).", "",
              *markdown_table(head, rows_of(a.specs, results)), ""]

@@ -8,8 +8,9 @@
 Per level, every policy plays games 0 .. N-1 of the master seed (the same deals for every
 policy, sim.rng): ``--policies`` N = ``--games``, the ``--slow`` ones (search players)
 N = ``--slow-games``.  Reported per policy: the win rate with its 95% Wilson interval, the
-mean score, and the time per game per core (wall time x threads / games, the engine's batch
-runner, compile excluded); and against ``expert`` on the very same games (its first N games
+mean score, and the time per game per core (the process's CPU time over all its threads / games,
+the engine's batch runner, compile excluded: what a game costs one core, which other programs
+on the machine change little, unlike wall time); and against ``expert`` on the very same games (its first N games
 for the slow players): the paired win-rate difference with Newcombe's interval, McNemar's
 exact p (Holm-adjusted over the policies of the level) and the paired mean score difference.
 
@@ -123,14 +124,13 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
 
 
 def time_per_game(policy, level, seed, games, threads) -> float:
-    """Core-seconds per game (wall time x threads / games) of games 0..games-1, played now
-    after a compile (or cache load) outside the clock."""
-    import numba
+    """Core-seconds per game (the process's CPU time, all threads, / games) of games
+    0..games-1, played now after a compile (or cache load) outside the clock."""
     from sim.fast import run_batch
     run_batch(level, seed, 0, 1, policy, threads=threads)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     run_batch(level, seed, 0, games, policy, threads=threads)
-    return (time.perf_counter() - t0) * numba.get_num_threads() / games
+    return (time.process_time() - t0) / games
 
 
 def per_game(t: float) -> str:
@@ -255,7 +255,7 @@ def main(argv=None) -> int:
     out = ["# Playing strength", "",
            f"Made by `{command}` (master seed {seed}; every policy plays games 0..N-1 of each "
            "level, so each comparison with expert is paired on the same deals).", "",
-           f"Time per game per core: the batch runner's wall time x threads / games over "
+           f"Time per game per core: the batch runner's CPU time (all threads) / games over "
            f"games 0..{a.time_games - 1:,} ({a.time_slow_games:,} for "
            f"{', '.join(p.name for p in slow) or 'the slow players'}), played in this run, "
            f"compile excluded, {numba_threads(a.threads)} threads; load average at the start "

@@ -8,7 +8,8 @@ the ``base`` policy; the base policy's own choice is kept unless another action 
 core is sim.fast.search; this module is its Policy: parameters, checks, spec.
 
 Parameters: ``rollouts`` (K), ``margin`` (1..K), ``kinds`` (the decision kinds searched,
-``+``-separated: hazard, pirate, fight, target, more, sort, destroy, or ``all``), ``base``
+``+``-separated: hazard, pirate, fight (where ending is legal), short (a pirate fight
+      below its value, where it is not), target, more, sort, destroy, or ``all``), ``base``
 (a built-in policy name or file.py:function, at its defaults), ``budget`` (rollouts per
 decision over all candidates, 0: no limit; K is cut to budget // candidates), ``prune``
 (z > 0: also drop a candidate that is z standard deviations short of the margin; 0: exact
@@ -26,15 +27,15 @@ from sim.rules import RuleError
 NAME = "search"
 DESCRIPTION = ("rollout search (fair information: hidden stacks resampled) over a base policy; "
                "fast engine only, about a second per game")
-PARAMS = {"rollouts": 112.0, "margin": 6.0, "budget": 0.0, "prune": 1.0}
+PARAMS = {"rollouts": 192.0, "margin": 6.0, "budget": 0.0, "prune": 1.0}
 TEXT_PARAMS = {"base": "veteran", "kinds": "hazard+fight"}
-KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy")
 MAX_ROLLOUTS = 1 << 20
 decide = None       # the games run in sim.fast.search; SearchPolicy.decide is the base's
 
 
 def parse_kinds(text: str) -> int:
     """``hazard+fight`` -> the bit mask of sim.fast.search.KIND_NAMES; ``all``: every kind."""
+    from sim.fast.search import KIND_NAMES
     names = [k.strip() for k in str(text).split("+")]
     if names == ["all"]:
         return (1 << len(KIND_NAMES)) - 1

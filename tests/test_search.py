@@ -220,6 +220,16 @@ def test_decision_log_schema_and_content(tmp_path):
             ).all()
 
 
+def test_fight_decisions_where_ending_is_illegal_are_the_short_kind():
+    """kinds: ``fight`` searches a fight decision where ending is legal; ``short`` one where it
+    is not (a pirate fight below the pirate's value, R9.3: draw, pay or an ability)."""
+    _, short = decision_log("search[rollouts=4,margin=1,kinds=short]", level=1, games=6, seed=2)
+    assert len(short) > 0 and set(short["phase"].astype(str)) == {"fight"}
+    assert all("end" not in c for c in short["candidates"])
+    _, fight = decision_log("search[rollouts=4,margin=1,kinds=fight]", level=1, games=6, seed=2)
+    assert len(fight) > 0 and all("end" in c for c in fight["candidates"])
+
+
 @pytest.mark.slow
 def test_search_wins_more_than_expert_on_the_same_deals():
     from sim.lab import compare_paired, play_paired

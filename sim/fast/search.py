@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from sim import observation as O
+from sim.actions import A_END
 from sim.rng import nb_mix64, nb_next
 from .game import alloc_state, finish, reset, stream_start, write_row
 from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE, SCR_SIZE,
@@ -39,8 +40,10 @@ from .numba_wall import address_of, field, lean_jit, signature_of
 # --- search parameters (sp) and decision kinds ---------------------------------------------
 SP_ROLLOUTS, SP_MARGIN, SP_KINDS, SP_BUDGET, SP_PRUNE, SP_SEES_ALL = range(6)
 N_SP = 6
-KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy")
-(KB_HAZARD, KB_PIRATE, KB_FIGHT, KB_TARGET, KB_MORE, KB_SORT, KB_DESTROY) = range(7)
+KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy", "short")
+(KB_HAZARD, KB_PIRATE, KB_FIGHT, KB_TARGET, KB_MORE, KB_SORT, KB_DESTROY, KB_SHORT) = range(8)
+# "fight": a fight decision where ending the fight is legal; "short": one where it is not (a
+# pirate fight below the pirate's value, R9.3: only drawing, paying or an ability are legal)
 MIN_STAT_K = 8          # rollouts before the statistical prune may drop a candidate
 SEARCH_SALT = np.uint64(0xD1B54A32D192ED03)
 _G = np.uint64(0x9E3779B97F4A7C15)
@@ -58,14 +61,15 @@ LOG_CAP = 400                     # searched decisions logged per game at most
 
 
 @lean_jit(inline=True)
-def kind_bit(phase):
-    """The decision kind (KIND_NAMES index) of an observation phase."""
+def kind_bit(phase, L):
+    """The decision kind (KIND_NAMES index) of an observation phase; ``L`` the legal actions
+    (ascending: ending the fight, action 0, is legal when it is the first)."""
     if phase == O.PH_HAZARD:
         return KB_HAZARD
     if phase == O.PH_PIRATE:
         return KB_PIRATE
     if phase == O.PH_FIGHT:
-        return KB_FIGHT
+        return KB_FIGHT if L[0] == A_END else KB_SHORT
     if phase == O.PH_TARGET:
         return KB_TARGET
     if phase == O.PH_MORE:
@@ -210,7 +214,7 @@ def choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row):
     if n == 1:
         return L[0], False
     kinds = np.int64(sp[SP_KINDS])
-    if (kinds >> kind_bit(obs[O.O_PHASE])) & 1 == 0:
+    if (kinds >> kind_bit(obs[O.O_PHASE], L)) & 1 == 0:
         return f(gp), False
     seed0 = nb_mix64(sr0 + np.uint64(S[S_DECISIONS]) * _G)
     return search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row), True
