@@ -40,16 +40,21 @@ def _writable_folder(folder: Path):
         raise RuleError(f"cannot write into {folder}: {exc.strerror or exc}") from None
 
 
-def check_file(path: Path | None, suffixes, force: bool, option: str = "--out"):
-    """Refuse an output file that could not or should not be written (see module doc)."""
-    if path is None:
-        return
-    path = Path(path)
+def _file_name(path: Path, suffixes, option: str):
+    """Refuse a folder or a name without one of ``suffixes`` where a file is wanted."""
     if path.is_dir():
         raise RuleError(f"{path} is a folder: {option} takes a file name ending in "
                         f"{' or '.join(suffixes)}")
     if path.suffix.lower() not in suffixes:
         raise RuleError(f"{option} must end in {' or '.join(suffixes)}, got {path.name!r}")
+
+
+def check_file(path: Path | None, suffixes, force: bool, option: str = "--out"):
+    """Refuse an output file that could not or should not be written (see module doc)."""
+    if path is None:
+        return
+    path = Path(path)
+    _file_name(path, suffixes, option)
     if path.exists() and not force:
         raise RuleError(f"{path} exists: choose another file or pass --force to overwrite it")
     _writable_folder(path.parent)
@@ -78,11 +83,7 @@ def check_store(path: Path, suffixes, option: str):
     tune --study``): a folder, a wrong suffix, a place where no file can be created, an
     existing file that cannot be opened for writing (tried for real, nothing written)."""
     path = Path(path)
-    if path.is_dir():
-        raise RuleError(f"{path} is a folder: {option} takes a file name ending in "
-                        f"{' or '.join(suffixes)}")
-    if path.suffix.lower() not in suffixes:
-        raise RuleError(f"{option} must end in {' or '.join(suffixes)}, got {path.name!r}")
+    _file_name(path, suffixes, option)
     if not path.exists():
         _writable_folder(path.parent)
         return
