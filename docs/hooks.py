@@ -35,6 +35,13 @@ STATIC = (".png", ".csv", ".txt", ".svg")
 PLACEHOLDER = re.compile(r"^<!-- friday:(\S+)(?: (\S+))? -->$", re.M)
 
 
+def on_config(config):
+    """Included files (pymdownx.snippets) are read from the repository's root, wherever mkdocs
+    is started from."""
+    config.mdx_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(ROOT)]
+    return config
+
+
 @event_priority(50)                    # before mkdocs-jupyter's on_files sees the notebooks
 def on_files(files: Files, config) -> Files:
     for path in sorted((ROOT / "results").rglob("*")):
