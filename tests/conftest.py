@@ -24,3 +24,32 @@ def fast_engine():
         prepare(policy)
         return policy
     return warm
+
+
+@pytest.fixture
+def friday_here(monkeypatch):
+    """The ``friday`` command run in this process, as its console script runs it
+    (``sim.cli.main``: Click's usage errors, RuleError and OSError become one ``error:`` line
+    and exit code 2): ``run(args, cwd, input="")`` returns a ``subprocess.CompletedProcess``
+    (returncode, stdout, stderr) as a fresh process's ``subprocess.run`` would.  It saves each
+    call the fresh process's imports and engine load (2-3 s); the fresh-process tests keep a
+    representative case of each command and each kind of bad input in a fresh process."""
+    import subprocess
+    from typer.testing import CliRunner
+    from sim.cli import main
+
+    def run(args, cwd, input=""):
+        args = [str(a) for a in args]
+        monkeypatch.chdir(cwd)
+        monkeypatch.setattr(sys, "argv", ["friday", *args])
+        with CliRunner().isolation(input=input) as (out, err, _):
+            try:
+                main()
+                code = 0
+            except SystemExit as exc:
+                code = 0 if exc.code is None else exc.code
+            sys.stdout.flush()
+            sys.stderr.flush()
+            stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
+        return subprocess.CompletedProcess(["friday", *args], code, stdout, stderr)
+    return run

@@ -107,10 +107,22 @@ def test_a_mistyped_command_option_or_value_is_one_error_line(tmp_path, args, me
     assert result.stderr.startswith("error: ") and message in result.stderr
 
 
+# The bad inputs run in a fresh process, as a user runs the command, for one case of each
+# command and each kind of input (a Click check, a RuleError, a file that cannot be written, a
+# policy file's illegal action, a deal file); the others run the same entry point, sim.cli.main,
+# in this process (conftest's friday_here), with the same checks.
+FRESH = {"simulate --games 0", "simulate --policy nope --games 1",
+         "simulate --games 10 --level 1 --out old.parquet/x.parquet",
+         "simulate --games 10 --level 1 --policy bad.py:always_pay",
+         "replay --level 1 --seed 1 --deal broken.json", "report --games 10 --out old.parquet"}
+assert FRESH <= {" ".join(a) for a, _ in BAD_INPUTS}
+
+
 @pytest.mark.parametrize("args, message", BAD_INPUTS, ids=[" ".join(a) for a, _ in BAD_INPUTS])
-def test_bad_input_is_one_error_line_exit_2_and_leaves_nothing(tmp_path, args, message):
+def test_bad_input_is_one_error_line_exit_2_and_leaves_nothing(tmp_path, args, message,
+                                                               friday_here):
     before = user_folder(tmp_path)
-    result = friday(args, tmp_path)
+    result = (friday if " ".join(args) in FRESH else friday_here)(args, tmp_path)
     output = result.stdout + result.stderr
     assert result.returncode == 2, output
     errors = [line for line in output.splitlines() if line.startswith("error:")]

@@ -166,27 +166,31 @@ def _port_8787_taken():
     return sock
 
 
-def test_cli_simulate_on_a_local_cluster_matches_in_process(tmp_path):
-    """The whole command: rows (every column) and summary mode, local:2 vs in process; no
+def test_cli_simulate_on_a_local_cluster_matches_in_process(tmp_path, dask2, friday_here):
+    """The whole command: rows (every column) with --cluster local:2 (a fresh process starting
+    its own cluster) and summary mode on the module's cluster by its address (--cluster
+    tcp://..., sim.cli.main in this process), each against the command in this process; no
     warning when port 8787 is taken (the local cluster starts no dashboard there)."""
+    args = ["simulate", "--quiet", "--policy", "cull-green", "--level", "1,3", "--games", "900"]
     env = dict(os.environ, FRIDAY_KEEP_NUMBA_CACHE="1")
+    with _port_8787_taken():
+        out = subprocess.run([sys.executable, "-m", "sim.cli", *args, "--out",
+                              str(tmp_path / "dask.parquet"), "--cluster", "local:2", "--chunk",
+                              "250"], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == "", out.stderr          # no "Port 8787 is already in use"
 
-    def friday(*args):
-        with _port_8787_taken():
-            out = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--quiet",
-                                  "--policy", "cull-green", "--level", "1,3", "--games", "900",
-                                  *args], capture_output=True, text=True, env=env, timeout=300)
-        assert out.returncode == 0, out.stderr
-        assert out.stderr == "", out.stderr          # no "Port 8787 is already in use"
-        return out.stdout
+    def friday(*more):
+        run = friday_here([*args, *more], tmp_path)
+        assert run.returncode == 0, run.stderr
+        return run.stdout
     import pandas as pd
     friday("--out", str(tmp_path / "here.parquet"))
-    friday("--out", str(tmp_path / "dask.parquet"), "--cluster", "local:2", "--chunk", "250")
     assert pd.read_parquet(tmp_path / "here.parquet").equals(
         pd.read_parquet(tmp_path / "dask.parquet"))
     table = lambda text: text.split("not counted)")[-1]           # noqa: E731
     assert table(friday("--summary-only")) == table(
-        friday("--summary-only", "--cluster", "local:2", "--chunk", "200"))
+        friday("--summary-only", "--cluster", dask2.client.scheduler.address, "--chunk", "200"))
 
 
 @pytest.mark.parametrize("args, message", [
@@ -201,19 +205,20 @@ def test_bad_cluster_arguments(args, message):
     assert result.exit_code == 2 and message in result.output, result.output
 
 
-def test_balance_and_report_on_a_local_cluster_match_in_process(tmp_path):
-    """`friday balance pirates --cluster local:2` writes the same tables as without it, and
-    `friday report --cluster local:2` the same policies.md (sim.lab.run)."""
-    env = dict(os.environ, FRIDAY_KEEP_NUMBA_CACHE="1")
+def test_balance_and_report_on_a_local_cluster_match_in_process(tmp_path, dask2, friday_here):
+    """`friday balance pirates --cluster ADDRESS` writes the same tables as without it, and
+    `friday report --cluster ADDRESS` the same policies.md (sim.lab.run); ADDRESS is the
+    module's local cluster's scheduler (--cluster local:N starts one the same way: the test
+    above), the commands run sim.cli.main in this process."""
+    address = dask2.client.scheduler.address
 
     def friday(*args):
-        out = subprocess.run([sys.executable, "-m", "sim.cli", *args, "--quiet"],
-                             capture_output=True, text=True, env=env, timeout=300)
+        out = friday_here([*args, "--quiet"], tmp_path)
         assert out.returncode == 0, out.stderr
         return out.stdout
     base = ["balance", "pirates", "--level", "1,4", "--games", "800", "--seed", "3"]
     friday(*base, "--out", str(tmp_path / "here"))
-    friday(*base, "--out", str(tmp_path / "dask"), "--cluster", "local:2", "--chunk", "300")
+    friday(*base, "--out", str(tmp_path / "dask"), "--cluster", address, "--chunk", "300")
     for name in ("pirates.csv", "pirate_pairs.csv"):
         assert (tmp_path / "here" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes()
     md = [(tmp_path / d / "pirates.md").read_text().replace(str(tmp_path / d), "OUT")
@@ -221,7 +226,7 @@ def test_balance_and_report_on_a_local_cluster_match_in_process(tmp_path):
     assert md[0].split("\n", 3)[3] == md[1].split("\n", 3)[3]     # all but the command line
     rep = ["report", "random", "cull-green", "--level", "2", "--games", "500"]
     friday(*rep, "--out", str(tmp_path / "rep_here"))
-    friday(*rep, "--out", str(tmp_path / "rep_dask"), "--cluster", "local:2", "--chunk", "150")
+    friday(*rep, "--out", str(tmp_path / "rep_dask"), "--cluster", address, "--chunk", "150")
     assert (tmp_path / "rep_here" / "policies.md").read_text() == \
         (tmp_path / "rep_dask" / "policies.md").read_text()
 

@@ -156,22 +156,31 @@ def validate_trace(trace, max_life) -> set:
 
 
 class CheckedGame(Game):
-    """Checks the invariants before every decision; ``fight_decisions`` counts those taken
-    in a fight, whose invariants are checked too (every game has some: R3.1, R4.4)."""
+    """Checks the invariants before every decision, and the observation the policy is given
+    there; ``fight_decisions`` counts those taken in a fight, whose invariants are checked too
+    (every game has some: R3.1, R4.4)."""
 
     fight_decisions = 0
+    observed = 0                # observations checked: one per decision
 
     def decide(self, phase, legal):
         check_conservation(self)
         assert 0 <= self.life <= self.max_life
         assert legal and len(set(legal)) == len(legal)
-        obs = self.observation(phase)
-        assert obs[O.O_LIFE] == self.life and obs[O.O_PHASE] == phase
         if self.fight is not None:
             assert self.fight.free_left >= 0
             assert not (self.fight.face_down - set(self.fight.cards()))
             self.fight_decisions += 1
-        return super().decide(phase, legal)
+        observed = self.observed
+        action = super().decide(phase, legal)
+        assert self.observed == observed + 1
+        return action
+
+    def observation(self, phase):
+        obs = super().observation(phase)
+        assert obs[O.O_LIFE] == self.life and obs[O.O_PHASE] == phase
+        self.observed += 1
+        return obs
 
 
 class Greedy:
