@@ -155,7 +155,10 @@ FRESH = {"simulate --level 1 --games 10 --policy mine.py:half",
          "old.csv/x.png",
          "compare expert random --level 1 --games 10 --figure old.png",
          "replay --level 1 --seed 1 --game " + BIG, "play --level 1 --hint mine.py:four",
-         "policies extra"}
+         "policies extra",
+         "tune veteran --param value_weight=0.4:0.8 --level 1 --games-per-trial 10 --trials 1 "
+         "--study old.db",
+         "replay --level 1 --seed 1 --format html --out old.html"}
 assert FRESH <= {" ".join(a) for a, _ in CASES}
 
 
