@@ -118,8 +118,9 @@ def _positions(level, seed, game, kinds=("hazard", "fight"), per_kind=3):
 def test_decisions_do_not_change_when_only_the_true_hidden_order_changes():
     """At hazard and fight decisions of a level-4 game: a copy whose hidden stacks were
     redrawn (same observation, other true order) gets the same action from the same search
-    stream, with the same rollout wins per candidate; the hidden orders really differ."""
-    p = load_policy("search[rollouts=16,margin=1]")
+    stream, with the same rollout wins per candidate; the hidden orders really differ.  Every
+    kind is searched (``kinds=all``), the short fight decisions included."""
+    p = load_policy("search[rollouts=16,margin=1,kinds=all]")
     informative = 0
     for g in _positions(4, 3, 0):
         other = g.resampled(seed=99)
