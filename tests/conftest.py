@@ -35,13 +35,19 @@ def friday_here(monkeypatch):
     call the fresh process's imports and engine load (2-3 s); the fresh-process tests keep a
     representative case of each command and each kind of bad input in a fresh process."""
     import subprocess
+    import types
     from typer.testing import CliRunner
+    import sim.cli
     from sim.cli import main
+
+    def exit_now(code):             # main's os._exit after Ctrl-C: here it ends the call only
+        raise SystemExit(code)
 
     def run(args, cwd, input=""):
         args = [str(a) for a in args]
         monkeypatch.chdir(cwd)
         monkeypatch.setattr(sys, "argv", ["friday", *args])
+        monkeypatch.setattr(sim.cli, "os", types.SimpleNamespace(_exit=exit_now))
         with CliRunner().isolation(input=input) as (out, err, _):
             try:
                 main()

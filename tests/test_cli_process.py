@@ -2,6 +2,7 @@
 line and exit code 2 (no traceback, no file left behind), and Ctrl-C stops a long run within
 2 s, reports what finished, exits with 130 and leaves a valid Parquet file."""
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -197,6 +198,8 @@ from sim import observation as O
 
 @njit
 def late(obs, legal, n_legal, params, rng):
+    if obs[O.O_LEVEL] == 2:
+        print("looping")                # the test's cue: level 1 has finished
     while obs[O.O_LEVEL] == 2:          # level 1 plays, level 2 never ends
         rng[0] += 1
     return legal[0]
@@ -205,27 +208,34 @@ def late(obs, legal, n_legal, params, rng):
 
 def test_ctrl_c_stops_a_policy_that_never_returns(tmp_path, fast_engine):
     """A policy looping forever in jitted code (sim.fast.runner.interruptible): the first
-    Ctrl-C asks to stop after the chunk in flight, which never ends; the second one stops at
-    once, and what finished (level 1) is reported and written, exit code 130."""
+    Ctrl-C, once level 2 loops (the policy's cue on standard output), asks to stop after the
+    chunk in flight, which never ends; the second one stops at once, and what finished (level
+    1) is reported and written, exit code 130."""
     fast_engine("expert")
     (tmp_path / "late.py").write_text(LOOPING_POLICY)
     proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "simulate", "--policy",
                              "late.py:late", "--level", "1,2", "--games", "300", "--out",
                              "games.parquet"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))   # the cue at once
+    watchdog = threading.Timer(900, proc.kill)
+    watchdog.start()
     try:
         assert proc.stdout.readline().startswith("friday-lab")      # the header
-        time.sleep(15)                  # compiled, level 1 played, level 2 looping
+        lines = []              # the cue, once from each thread: two may share a line
+        while (line := proc.stdout.readline()) and "looping" not in line:
+            lines.append(line)
+        assert "looping" in line, "".join(lines) + proc.stderr.read()
         proc.send_signal(signal.SIGINT)
-        time.sleep(1)
+        time.sleep(1)                   # two signals at once would be handled as one
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=120)        # before the fix: never returned
     finally:
+        watchdog.cancel()
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130, out + err
     assert "Traceback" not in out + err
-    if "interrupted after 300 games" in err:             # else: stopped while compiling
-        assert "[INTERRUPTED: partial results]" in out
-        assert len(pd.read_parquet(tmp_path / "games.parquet")) == 300
+    assert "interrupted after 300 games" in err and "[INTERRUPTED: partial results]" in out
+    assert len(pd.read_parquet(tmp_path / "games.parquet")) == 300
     assert not list(tmp_path.glob("*.partial*"))
