@@ -17,7 +17,9 @@ import typer
 
 from . import balance, games, one_game, tune
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+# rich_markup_mode=None: Click's plain help, every paragraph rewrapped to the terminal; Rich's
+# markup would read "A:B:STEP" as an emoji, '[cluster]' as a tag, and show `--help <bool>`.
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="friday-lab: rules-exact simulation of the solo game Friday.\n\n"
                        "Rules: docs/RULES.md (the rulebook, rules cited as R1..R10 and options "
                        "§O); traces: docs/TRACE.md.")

@@ -12,7 +12,7 @@ from .common import (CardsOpt, ChunkOpt, ClusterOpt, ForceOpt, LevelOpt, OptionO
                      PolicyOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, cluster_or_none, command,
                      games_option, load_cards, load_policy)
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Balance questions: pirates compared, card values swept.")
 
 
