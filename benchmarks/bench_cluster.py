@@ -79,8 +79,9 @@ def main():
                 note += f"; overhead per chunk {per_chunk * 1e3:.1f} ms"
                 overhead_ms = per_chunk * 1e3
             rows.append((f"local:{n} (1 thread per worker)", rate, note))
-    lines = [f"# Dask benchmark\n", f"`python benchmarks/bench_cluster.py --games {a.games} "
-             f"--level {a.level} --policy {a.policy} --chunk {a.chunk}` "
+    out = f" --out {a.out.as_posix()}" if a.out else ""
+    lines = [f"# Dask benchmark\n", f"Made by `python benchmarks/bench_cluster.py --games {a.games} "
+             f"--level {a.level} --policy {a.policy} --chunk {a.chunk} --repeat {a.repeat}{out}` "
              f"(summary mode, best of {a.repeat}; results checked identical)\n",
              "| run | games/s | vs in process (2 threads) | note |", "|---|---|---|---|"]
     base = rows[1][1]

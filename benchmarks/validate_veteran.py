@@ -107,7 +107,8 @@ def main(argv=None):
 
     cmd = (f"python benchmarks/validate_veteran.py --games {a.games} --ablation-games "
            f"{a.ablation_games} --seed {a.seed} --ablation-seed {a.ablation_seed} "
-           f"--speed-games {a.speed_games} --stages {','.join(stages)}")
+           f"--speed-games {a.speed_games} --stages {','.join(stages)}"
+           + ("" if Path(a.out).resolve() == ROOT / "results" / "veteran.md" else f" --out {a.out}"))
     made = f"Made by `{cmd}`."
     head = [
         "# veteran vs expert: validation and ablations", "",

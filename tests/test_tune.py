@@ -153,7 +153,7 @@ def test_the_command_writes_the_report_figures_and_best_spec(tmp_path, fast_engi
     assert files == sorted(("tune.md", "best_policy.txt", "trials.csv", "history.png",
                             "importance.png", "slices.png"))
     md = (tmp_path / "out" / "tune.md").read_text()
-    assert "`friday tune " + " ".join(args[:2]) in md and "--out out`" in md
+    assert "`friday tune " + " ".join(args[:2]) in md and "--out out --force`" in md  # reruns
     assert "**Verdict: " in md and "games 0..499 of seed 1000010" in md
     spec = (tmp_path / "out" / "best_policy.txt").read_text().strip()
     assert f"best variant: {spec}" in out.stdout and load_policy(spec).name == spec

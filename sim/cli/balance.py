@@ -59,12 +59,13 @@ def pirates(
 def _pirates_command(policy, level, games, seed, option, param, cards, set_, what_if_games,
                      what_if_values, out) -> str:
     """The command that makes the study again (recorded in pirates.md): every flag given, in
-    order (--out always)."""
+    order (--out always, then --force: the files it remakes are there)."""
     flags = ([("option", o) for o in option] + [("param", p) for p in param] + [("cards", cards)]
              + [("set", s) for s in set_] + [("what-if-games", what_if_games),
                                               ("what-if-values", what_if_values), ("out", out)])
     return (f"friday balance pirates --policy {policy} --level {level} --games {games} "
-            f"--seed {seed}" + "".join(f" --{k} {v}" for k, v in flags if v or k == "out"))
+            f"--seed {seed}" + "".join(f" --{k} {v}" for k, v in flags if v or k == "out")
+            + (" --force" if out is not None else ""))
 
 
 def _show_study(study, what_if, pol, table, out, command_line):

@@ -54,7 +54,8 @@ def tune(
     check_folder(out, TUNE_FILES, force)
     vseed = T.validation_seed(seed, validate_seed)
     check_study(study, q)
-    made_by = "friday " + shlex.join(sys.argv[1:])
+    made_by = "friday " + shlex.join(sys.argv[1:])   # + --force: tune.md remakes its own folder
+    made_by += " --force" if out is not None and "--force" not in sys.argv[1:] else ""
     with cluster_or_none(cluster) as dask:
         found = _trials(q, study, trials, threads, chunk, dask, quiet)
         _finish(found, validate_games, vseed, out, threads, chunk, dask, quiet, made_by)

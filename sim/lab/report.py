@@ -8,6 +8,7 @@ seeded deals, so anyone can rerun the command and get the same files.
 """
 from __future__ import annotations
 
+import shlex
 import time
 from pathlib import Path
 
@@ -51,7 +52,8 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
                    if v != getattr(Options(), k))
     level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
-    command = f"friday report {names} --level {level_text} --games {games} --seed {seed}" + opts
+    command = (f"friday report {names} --level {level_text} --games {games} --seed {seed}{opts}"
+               f" --out {shlex.quote(out.as_posix())} --force")      # remakes these very files
     write_text(out / "policies.md", policies_md(table, comparison, command, paired.attrs))
     _plot_win_rates(out / "policy_win_rates.png", table)
     _plot_scores(out / "score_distributions.png", rows, paired.attrs["labels"])
