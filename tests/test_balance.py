@@ -146,41 +146,67 @@ def test_balance_bad_input(args, message):
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
 
 
-def test_readme_sweep_table_is_the_results_csv():
-    """The README's sweep table quotes results/sweep_9_35_level4.csv (made by the command
-    named next to it)."""
+def test_the_sweep_page_quotes_results_sweep_csv():
+    """docs/results/sweep.md shows results/sweep_9_35_level4.csv as a table (generated from the
+    file when the site is built), names the command that made it, and its prose quotes the
+    CSV: the crossing value, the printed value's rates, the range of the steps' differences."""
     import re
     from pathlib import Path
+    import numpy as np
     import pandas as pd
     root = Path(__file__).parent.parent
-    readme = (root / "README.md").read_text()
-    assert "friday balance sweep --set 9/35.pirate_hazard_value --values 25:41:2" in readme
+    page = (root / "docs" / "results" / "sweep.md").read_text()
+    assert "Made by `friday balance sweep --set 9/35.pirate_hazard_value --values 25:41:2 " \
+           "--level 4 --games 100000 --seed 1 --out results/sweep_9_35_level4.png --csv " \
+           "results/sweep_9_35_level4.csv --force`" in page
+    assert "<!-- friday:csv results/sweep_9_35_level4.csv -->" in page
     csv = pd.read_csv(root / "results" / "sweep_9_35_level4.csv")
-    assert len(csv) >= 8
-    for r in csv.itertuples():
-        row = re.search(rf"^\| {r.value} \| {r.games:,} \| (\S+)% .*\| {r.faced:,} \| (\S+)% ",
-                        readme, re.M)
-        assert row, r.value
-        assert float(row.group(1)) == pytest.approx(100 * r.win_rate, abs=0.006)
-        assert float(row.group(2)) == pytest.approx(100 * r.beaten_rate, abs=0.006)
+    assert len(csv) >= 8 and (csv["games"] == 100_000).all()
+    gap = (csv["beaten_rate"] - csv["median_other_beaten"]).to_numpy()
+    i = int(np.flatnonzero((gap[:-1] > 0) & (gap[1:] <= 0))[0])
+    v0, v1 = csv["value"][i], csv["value"][i + 1]
+    crossing = v0 + (v1 - v0) * gap[i] / (gap[i] - gap[i + 1])
+    assert float(re.search(r"at value \*\*(\S+)\*\*", page).group(1)) == pytest.approx(crossing, abs=0.05)
+    printed = csv[csv["value"] == 35].iloc[0]
+    rates = re.search(r"Printed \(value 35\), it is beaten when faced (\S+)% of the\s+time "
+                      r"against (\S+)% for the median pirate", page)
+    assert float(rates.group(1)) == pytest.approx(100 * printed["beaten_rate"], abs=0.05)
+    assert float(rates.group(2)) == pytest.approx(100 * printed["median_other_beaten"], abs=0.05)
+    steps = -100 * csv["win_diff_vs_previous"].dropna()
+    low, high = re.search(r"cost the expert (\S+)-(\S+)\s+points", page).groups()
+    assert (float(low), float(high)) == (round(steps.min(), 2), round(steps.max(), 2))
 
 
-def test_readme_study_headline_is_results_pirates_csv():
-    """The README's study table quotes results/pirates.csv (friday balance pirates ...)."""
+def test_the_pirate_balance_guide_quotes_results_pirates():
+    """docs/how-to/pirate-balance.md quotes the study of results/ (friday balance pirates ...):
+    its table of the hardest and easiest pirates is results/pirates.csv, its what-if numbers
+    are those of results/pirates.md."""
     import re
     from pathlib import Path
     import pandas as pd
     root = Path(__file__).parent.parent
-    readme = (root / "README.md").read_text()
-    assert "friday balance pirates --policy veteran --level all --games 1000000 --seed 1" in readme
+    page = (root / "docs" / "how-to" / "pirate-balance.md").read_text()
+    study = (root / "results" / "pirates.md").read_text()
+    command = re.search(r"Made by `([^`]+)`", study).group(1)
+    assert command in " ".join(page.split())
     table = pd.read_csv(root / "results" / "pirates.csv")
     assert sorted(table["level"].unique()) == [1, 2, 3, 4]
     assert (table.groupby("level")["drawn"].sum() == 2_000_000).all()   # two pirates a game
     for level, d in table.groupby("level"):
         d = d.sort_values("rank")
-        row = re.search(rf"^\| {level} \| (.+?) (\S+)% \[.*?\| (.+?) (\S+)% \[", readme, re.M)
+        row = re.search(rf"^\| {level} \| (.+?) (\S+)% \[(\S+)%, (\S+)%\] \| (.+?) (\S+)% \[", page,
+                        re.M)
         assert row, level
         hard, easy = d.iloc[0], d.iloc[-1]
-        assert row.group(1) == hard["label"] and row.group(3) == easy["label"]
-        assert float(row.group(2)) == pytest.approx(100 * hard["beaten_rate"], abs=0.006)
-        assert float(row.group(4)) == pytest.approx(100 * easy["beaten_rate"], abs=0.006)
+        assert row.group(1) == hard["label"] and row.group(5) == easy["label"]
+        for got, want in zip(map(float, row.group(2, 3, 4, 6)),
+                             (hard["beaten_rate"], hard["beaten_lo"], hard["beaten_hi"],
+                              easy["beaten_rate"])):
+            assert got == pytest.approx(100 * want, abs=0.006)
+    value, low, high = re.search(r"value\s+\*\*(\S+)\*\* \(95% interval \[(\S+), (\S+)\]\)",
+                                 page).groups()
+    assert f"pirate_hazard_value = {value}** (95% interval [{low}, {high}]" in study
+    before, after = re.search(r"from 40 to 32 lifts\s+the level-4 win rate from (\S+)% to "
+                              r"(\S+)%", page).groups()
+    assert re.search(rf"^\| 40 \| 100,000 \| {re.escape(before)}% ", study, re.M)
+    assert re.search(rf"^\| 32 \| 100,000 \| {re.escape(after)}% ", study, re.M)

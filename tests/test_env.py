@@ -48,12 +48,14 @@ def test_illegal_action_ends_the_episode_with_a_penalty_and_bad_reward_kind():
         FridayEnv(reward="points")
 
 
-def test_readme_env_example_runs(capsys):
+def test_the_guide_env_example_runs(capsys):
+    """The Gymnasium loop of docs/how-to/game-and-env.md (also run by tests/test_site.py with the
+    page's other examples): one episode of a random masked agent prints its reward and cause."""
     import re
     from pathlib import Path
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    code = re.search(r"```python\n(import numpy as np\nfrom sim.play.env import FridayEnv\n.*?)```",
-                     readme, re.S).group(1)
+    guide = (Path(__file__).parent.parent / "docs" / "how-to" / "game-and-env.md").read_text()
+    code = re.search(r"```python\n(import numpy as np\n\nfrom sim.play.env import FridayEnv\n.*?)```",
+                     guide, re.S).group(1)
     exec(code, {})
     assert capsys.readouterr().out.strip()
 

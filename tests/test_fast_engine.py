@@ -101,8 +101,9 @@ def test_policy_function_has_the_engine_signature():
 
 
 def test_fast_engine_runs_as_plain_python_without_jit():
-    """Under NUMBA_DISABLE_JIT=1 (coverage runs, README "Tests") the fast engine is plain
-    Python and plays the same games: traces equal the reference's, rows equal the JIT's."""
+    """Under NUMBA_DISABLE_JIT=1 (coverage runs: docs/explanation/performance.md, "Without the
+    compiler") the fast engine is plain Python and plays the same games: traces equal the
+    reference's, rows equal the JIT's."""
     import json
     import os
     import subprocess

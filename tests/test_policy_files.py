@@ -19,7 +19,8 @@ HELPER = textwrap.dedent("""
     def last_legal(legal, n_legal):
         return legal[n_legal - 1]
 """)
-# v1: ends a won fight at once (README's brave), otherwise the base defaults
+# v1: ends a won fight at once (the README's and docs/how-to/write-a-policy.md's brave),
+# otherwise the base defaults
 V1 = textwrap.dedent("""
     from numba import njit
     from policies.base import default_decide, effective_value, fight_total, has

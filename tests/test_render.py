@@ -212,9 +212,14 @@ def test_colour_on_a_terminal_plain_in_a_pipe():
     assert "\x1b[" not in piped.stdout and piped.stdout == GOLDEN.read_text(encoding="utf-8")
 
 
-def test_the_readme_sample_is_the_golden_game():
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    sample = readme.split("```text\n", 1)[1].split("```", 1)[0]
+def test_the_guide_sample_is_the_golden_game():
+    """The log shown in docs/how-to/watch-and-play.md is this golden game's, made by the command
+    above it."""
+    guide = (Path(__file__).parent.parent / "docs" / "how-to" / "watch-and-play.md").read_text(
+        encoding="utf-8")
+    assert "friday replay " + " ".join(GOLDEN_ARGS[GOLDEN_ARGS.index("--level"):]) in guide
+    sample = guide.split("```text\n", 1)[1].split("```", 1)[0]
+    assert len(sample.splitlines()) >= 10
     golden = GOLDEN.read_text(encoding="utf-8").splitlines()
     for line in sample.splitlines():
         assert line == "..." or line in golden, line
