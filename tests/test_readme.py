@@ -1,27 +1,107 @@
-"""The README's promises: the two set-up commands and the user-policy example."""
+"""The README's promises: it is short; it opens with the two set-up commands, the second of which
+CI runs; every runnable block of it runs as written (tests/fenced.py, as the site's pages run:
+```bash blocks of friday commands, ```python blocks, titled blocks saved as files) in a
+temporary folder; every link goes to a file of the repository; it names the one command that
+builds the site; and every number it quotes is the results file's it names, with the command
+that made that file."""
 import re
 from pathlib import Path
 
-from typer.testing import CliRunner
+import pandas as pd
+import pytest
 
-from sim.cli import app
+from fenced import fenced_blocks, prepare, run_block
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SETUP = ["python3 -m venv .venv && .venv/bin/pip install -q -e . && "
+         ".venv/bin/friday simulate --games 100000",
+         "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && "
+         ".venv/bin/python -m pytest -q"]
+
+
+def made_by(results_file: str) -> str:
+    text = (ROOT / "results" / results_file).read_text(encoding="utf-8")
+    return re.search(r"Made by `([^`]+)`", text).group(1)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_readme_is_short():
+    assert len(README.splitlines()) <= 150
 
 
 def test_readme_opens_with_the_two_setup_commands_and_ci_runs_the_test_one():
-    block = re.search(r"```bash\n(.*?)```", README, re.S).group(1).strip().splitlines()
-    assert len(block) == 2
-    assert "friday simulate" in block[0] and "pytest" in block[1]
-    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text()
-    assert block[1] in ci
+    first = fenced_blocks(README)[0]
+    assert README.lstrip().startswith("# friday-lab") and README.index("```") < README.index("\n## ")
+    assert not first.runs, "the set-up block installs: shown (console), never run by the suite"
+    assert first.body.strip().splitlines() == SETUP
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(rf"^{re.escape(SETUP[1])}$", ci, re.M), ".ci/run no longer runs it"
 
 
-def test_user_policy_example_runs(tmp_path):
-    code = re.search(r"Save this as `mine.py`:\n\n```python\n(.*?)```", README, re.S).group(1)
-    assert len(code.strip().splitlines()) <= 12
-    (tmp_path / "mine.py").write_text(code)
-    result = CliRunner().invoke(app, ["simulate", "--policy", f"{tmp_path / 'mine.py'}:brave",
-                                      "--level", "1", "--games", "2000"])
-    assert result.exit_code == 0, result.output
-    assert "win rate" in result.output
+def test_the_readme_has_five_tasks_with_one_command_each():
+    runs = [b for b in fenced_blocks(README) if b.runs]
+    commands = [b for b in runs if b.lang == "bash"]
+    assert len(commands) == 4 and all(len(b.body.strip().splitlines()) == 1 for b in commands)
+    assert {b.body.split()[1] for b in commands} == {"simulate", "compare", "balance"}
+    assert any(b.title == "mine.py" and len(b.body.strip().splitlines()) <= 12 for b in runs)
+    assert any(b.lang == "python" and b.title is None and "Game.new" in b.body for b in runs)
+
+
+def test_every_runnable_block_of_the_readme_runs_as_written(tmp_path, monkeypatch):
+    blocks = [b for b in fenced_blocks(README) if b.runs]
+    assert len(blocks) >= 6
+    monkeypatch.chdir(prepare(tmp_path))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    for block in blocks:
+        run_block(block, tmp_path, f"README.md:{block.line}")
+    assert (tmp_path / "mine.py").is_file()
+
+
+def test_every_link_and_figure_of_the_readme_is_a_file_here():
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README)
+    local = [link for link in links if not re.match(r"[a-z]+://", link)]
+    assert len(local) >= 20
+    for link in local:
+        assert (ROOT / link).exists(), f"README links to {link}, which is not in the repository"
+    figures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", README)
+    assert len(figures) == 1 and figures[0].startswith("results/") and figures[0].endswith(".png")
+    made = made_by("policies.md")
+    assert "friday report" in made and flat(made) in flat(README)   # the command of that figure
+
+
+def test_the_readme_names_the_command_that_builds_the_site():
+    assert ".venv/bin/mkdocs build --strict" in README and "mkdocs serve" in README
+    for page in ("docs/tutorial.md", "docs/how-to/write-a-policy.md", "docs/reference/runs.md",
+                 "docs/explanation/performance.md", "docs/results/index.md"):
+        assert f"]({page})" in README
+
+
+def test_the_readme_win_rates_are_results_policies_md():
+    assert flat(made_by("policies.md")) in flat(README)
+    results = (ROOT / "results" / "policies.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([\w-]+) \| ([\d.]+)% \| ([\d.]+)% \| ([\d.]+)% \| ([\d.]+)% \|$",
+                      README, re.M)
+    assert len(rows) >= 3
+    for policy, *rates in rows:
+        for level, rate in enumerate(rates, start=1):
+            assert re.search(rf"^\| {policy} \| {level} \| [\d,]+ \| {re.escape(rate)}% \|",
+                             results, re.M), (policy, level, rate)
+
+
+def test_the_readme_pirate_numbers_are_results_pirates_csv():
+    text = flat(README)
+    assert flat(made_by("pirates.md")) in text
+    hardest, rate, level, easy_rate, easiest = re.search(
+        r"The hardest pirate is (\S+) at every level: the veteran beats it in ([\d.]+)% of its "
+        r"level-(\d) fights, against ([\d.]+)% for the easiest, ([^(]+?) \(", text).groups()
+    table = pd.read_csv(ROOT / "results" / "pirates.csv")
+    for _, d in table.groupby("level"):
+        assert d.sort_values("rank").iloc[0]["label"] == hardest
+    d = table[table["level"] == int(level)].sort_values("rank")
+    assert float(rate) == pytest.approx(100 * d.iloc[0]["beaten_rate"], abs=0.006)
+    assert float(easy_rate) == pytest.approx(100 * d.iloc[-1]["beaten_rate"], abs=0.006)
+    assert easiest == d.iloc[-1]["label"]
