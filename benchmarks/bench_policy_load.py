@@ -43,7 +43,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     readme = (ROOT / "README.md").read_text()
-    code = re.search(r"Save this as `mine.py`:\n\n```python\n(.*?)```", readme, re.S).group(1)
+    code = re.search(r'```python title="mine.py"\n(.*?)```', readme, re.S).group(1)
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "mine.py").write_text(code)
         timings("expert", tmp, 1)                       # warm the project's cache

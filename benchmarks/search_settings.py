@@ -9,7 +9,7 @@ played per game and the share of searched decisions switched per kind (from the 
 log), CPU seconds per game (process CPU time / games, so per core whatever the threads) and
 wall seconds per game, and the load average; at the end expert's CPU time per game on 20,000
 level-4 games in the same process, the yardstick for a loaded machine.  Used to choose the
-search's defaults (README, The search player); results/strength.md is the big measurement.
+search's defaults (docs/explanation/search.md); results/strength.md is the big measurement.
 """
 from __future__ import annotations
 

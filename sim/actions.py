@@ -1,4 +1,5 @@
-"""The action space: every decision of the game is one integer action (docs in README).
+"""The action space: every decision of the game is one integer action
+(docs/reference/vocabulary.md).
 
 Fixed ids (shared by both engines and every policy):
 

@@ -13,7 +13,7 @@ CAUSE_NAMES = ("won", "no_life", "old_age", "no_cards")
 
 LEVELS = (1, 2, 3, 4)
 
-# One result row per finished game, the same from both engines (R10; README: --out columns).
+# One result row per finished game, the same from both engines (R10; docs/reference/result-files.md).
 RESULT_COLUMNS = ("level", "game", "won", "cause", "step", "pirate_1", "pirate_2",
                   "pirate_1_beaten", "pirate_2_beaten", "life", "score", "aging_taken",
                   "destroyed", "fights_won_green", "fights_won_yellow", "fights_won_red",

@@ -11,7 +11,7 @@ reader runs them: in order, in a fresh folder that holds a copy of ``examples/``
 * Any other block (``console``, ``text``, ``json``...) is only shown: ``console`` for commands
   that are not run (installs, a cluster of several machines, hours of games).
 
-Used by tests/test_site.py; a README test can use it the same way.
+Used by tests/test_site.py and tests/test_readme.py.
 """
 from __future__ import annotations
 

@@ -83,7 +83,7 @@ class Game:
             trace: bool = False, table: np.ndarray | None = None) -> "Game":
         """Game ``game`` of master seed ``seed`` at ``level``, waiting at its first decision
         (the same deal as ``run_batch``'s game ``game``).  ``deal``: a deal dict or file
-        (README, Deal files); ``trace``: keep the TRACE.md events (``.trace``); ``table``: a
+        (docs/how-to/replay-a-table-game.md); ``trace``: keep the TRACE.md events (``.trace``); ``table``: a
         card table (``sim.fast.layout.card_table()`` edited), else the game's own."""
         from sim.fast import api, runner
         from sim.fast.game import alloc_state
