@@ -1,4 +1,4 @@
-"""search: fair-information rollout search over a base policy (README "The search player").
+"""search: fair-information rollout search over a base policy (docs/explanation/search.md).
 
 At each searched decision every legal action is tried on the same ``rollouts`` (K)
 continuations, each a copy of the game whose hidden orders (the Robinson, hazard and aging
@@ -27,7 +27,7 @@ from sim.rules import RuleError
 NAME = "search"
 DESCRIPTION = ("rollout search (fair information: hidden stacks resampled) over a base policy; "
                "fast engine only, about a second per game")
-PARAMS = {"rollouts": 192.0, "margin": 6.0, "budget": 0.0, "prune": 1.0}
+PARAMS = {"rollouts": 224.0, "margin": 5.0, "budget": 0.0, "prune": 1.0}
 TEXT_PARAMS = {"base": "veteran", "kinds": "hazard+fight"}
 MAX_ROLLOUTS = 1 << 20
 decide = None       # the games run in sim.fast.search; SearchPolicy.decide is the base's
