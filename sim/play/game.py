@@ -208,18 +208,28 @@ class Game:
         state = "over" if self.is_over else f"waits at a {self.phase} decision"
         return f"<Game level {self.level} seed {self.seed} game {self.game}: {state}>"
 
+    def _repr_html_(self) -> str:
+        """The position drawn with the cards' faces (sim.play.picture): ``g`` in a notebook."""
+        from .picture import position_html, table_rows
+        return position_html(self._obs, table_rows(self._T),
+                             f"Friday, level {self.level}, seed {self.seed}, game {self.game}",
+                             self._waiting())
+
+    def _waiting(self) -> str:
+        """The decision waited for and its legal actions, or the result."""
+        if self.is_over:
+            r = self.result
+            return (f"game over: {'won' if r['won'] else 'lost'} ({r['cause']}), score "
+                    f"{r['score']}")
+        return f"{self.phase} decision, legal: {', '.join(self.legal_action_names())}"
+
     def __str__(self) -> str:
         """The position in plain text (``position_lines``, cards tagged with their ids), then
         the decision waited for and its legal actions, or the result."""
         lines = [f"Friday, level {self.level}, seed {self.seed}, game {self.game}"]
         for spans in position_lines(self._obs, CardNames(C.header_table(), ids=True)):
             lines.append("".join(sp if isinstance(sp, str) else sp[0] for sp in spans))
-        if self.is_over:
-            r = self.result
-            lines.append(f"game over: {'won' if r['won'] else 'lost'} ({r['cause']}), score "
-                         f"{r['score']}")
-        else:
-            lines.append(f"{self.phase} decision, legal: {', '.join(self.legal_action_names())}")
+        lines.append(self._waiting())
         return "\n".join(lines)
 
 
