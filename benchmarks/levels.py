@@ -17,7 +17,6 @@ are not paired) and the two-sided pooled two-proportion z-test.
 """
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from sim.cardtable import build  # noqa: E402
 from sim.lab import simulate  # noqa: E402
 from sim.lab.files import check_file, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
-from sim.lab.stats import rate_with_interval, two_proportion_p  # noqa: E402
+from sim.lab.stats import newcombe_independent, rate_with_interval, two_proportion_p  # noqa: E402
 from sim.lab.text import interval, markdown_table, pvalue  # noqa: E402
 from sim.rules import RuleError, check_seed  # noqa: E402
 
@@ -37,15 +36,6 @@ VARIANTS = (("the rules as printed", {}, []),
             ("no death by old age (old_age=continue)", {"old_age": "continue"}, []),
             ("very stupid worth 0 (21.fight_value=0)", {}, ["21.fight_value=0"]),
             ("both", {"old_age": "continue"}, ["21.fight_value=0"]))
-
-
-def newcombe_independent(k1, n1, k2, n2) -> tuple[float, float, float]:
-    """k1/n1 - k2/n2 with Newcombe's hybrid score interval for independent samples (Newcombe
-    1998, Stat. Med. 17:873, method 10), from the two 95% Wilson intervals."""
-    p1, l1, u1 = rate_with_interval(k1, n1)
-    p2, l2, u2 = rate_with_interval(k2, n2)
-    d = p1 - p2
-    return d, d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
 
 
 def cell(policy, level, games, seed, options, sets, threads) -> dict:

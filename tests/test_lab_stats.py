@@ -41,6 +41,16 @@ def test_newcombe_paired_interval_matches_published_example():
     assert (d.low, d.high) == pytest.approx((lo, hi))
 
 
+@pytest.mark.parametrize("k1, n1, k2, n2, low, high", [
+    (56, 70, 48, 80, 0.0524, 0.3339), (9, 10, 3, 10, 0.1705, 0.8090),
+    (6, 7, 2, 7, 0.0582, 0.8062)])
+def test_newcombe_independent_matches_published_table(k1, n1, k2, n2, low, high):
+    """Newcombe (1998), Stat. Med. 17:873, table II, method 10 (hybrid score, independent)."""
+    d, lo, hi = stats.newcombe_independent(k1, n1, k2, n2)
+    assert d == pytest.approx(k1 / n1 - k2 / n2)
+    assert (lo, hi) == pytest.approx((low, high), abs=5e-5)
+
+
 def test_newcombe_identical_outcomes():
     """No discordant game: difference exactly 0, an interval around it, symmetric."""
     a = np.array([True] * 30 + [False] * 70)

@@ -15,6 +15,8 @@ value worked out by hand or taken from a published table.
   Benjamini-Hochberg (false_discovery_control), so these few lines are written out here.
 * ``rate_with_interval``: k/n with its Wilson interval (nan for n = 0).
 * ``two_proportion_p``: the two-sided pooled two-proportion z-test (independent samples).
+* ``newcombe_independent``: difference of two proportions from independent samples with
+  Newcombe's hybrid score interval (Newcombe 1998, Stat. Med. 17:873, method 10).
 """
 from __future__ import annotations
 
@@ -48,6 +50,15 @@ def two_proportion_p(k1, n1, k2, n2) -> float:
     p = (k1 + k2) / (n1 + n2)
     se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
     return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se)) if se else 1.0
+
+
+def newcombe_independent(k1, n1, k2, n2) -> tuple[float, float, float]:
+    """k1/n1 - k2/n2 with Newcombe's hybrid score interval for independent samples (method
+    10 of Newcombe 1998, Stat. Med. 17:873), from the two 95% Wilson intervals."""
+    p1, l1, u1 = rate_with_interval(k1, n1)
+    p2, l2, u2 = rate_with_interval(k2, n2)
+    d = p1 - p2
+    return d, d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
 
 
 @dataclass(frozen=True)
