@@ -128,3 +128,13 @@ def describe(obs) -> dict:
     out["card_table"] = {name: tuple(int(v) for v in obs[CT + k * N_CARDS:CT + (k + 1) * N_CARDS])
                          for k, name in enumerate(CT_ROWS)}
     return out
+
+
+def cards_in(obs, zone: int) -> list[int]:
+    """The cards that the observation ``obs`` has in ``zone`` (Z_*), by id."""
+    return [c for c in range(N_CARDS) if obs[ZONE + c] == zone]
+
+
+def known_top(obs) -> list[int]:
+    """The cards the player put on top of Robinson's stack (sort3), top first."""
+    return [int(obs[O_KNOWN_TOP_0 + i]) for i in range(int(obs[O_KNOWN_TOP_N]))]

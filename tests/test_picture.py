@@ -11,7 +11,7 @@ from sim import Game
 from sim import observation as O
 from sim.cardtable import build
 from sim.fast.layout import card_table
-from sim.play.game import cards_in
+from sim.observation import cards_in
 from sim.play.picture import table_rows
 
 

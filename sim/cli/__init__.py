@@ -2,6 +2,7 @@
 
 * ``sim.cli.games``: simulate, compare, report (many games, sim.lab.run);
 * ``sim.cli.one_game``: replay, play, policies;
+* ``sim.cli.review``: review (one game, every decision scored by fair rollouts);
 * ``sim.cli.balance``: balance pirates, balance sweep;
 * ``sim.cli.tune``: tune (a policy's parameters, Optuna);
 * ``sim.cli.common``: the shared option types and the one place where bad input becomes an
@@ -15,7 +16,7 @@ import sys
 
 import typer
 
-from . import balance, games, one_game, tune
+from . import balance, games, one_game, review, tune
 
 # rich_markup_mode=None: Click's plain help, every paragraph rewrapped to the terminal; Rich's
 # markup would read "A:B:STEP" as an emoji, '[cluster]' as a tag, and show `--help <bool>`.
@@ -24,7 +25,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                        "Rules: docs/RULES.md (the rulebook, rules cited as R1..R10 and options "
                        "§O); traces: docs/TRACE.md.")
 app.registered_commands += (games.app.registered_commands + one_game.app.registered_commands
-                            + tune.app.registered_commands)
+                            + review.app.registered_commands + tune.app.registered_commands)
 app.add_typer(balance.app, name="balance")
 
 

@@ -131,20 +131,25 @@ class StopFlag:
             signal.signal(signal.SIGINT, self.previous)
 
 
-def progress_bar(quiet=False) -> Progress:
+def progress_bar(quiet=False, unit: str = "games") -> Progress:
     """A rich progress bar on standard error, one task per level (or policy and level); off
     (rich's ``disable``: it counts, draws nothing) unless standard error is a terminal and not
     ``quiet``.  It is redrawn by ``refresh()`` only, after each finished range."""
     console = Console(stderr=True)
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("games"), _RateColumn(), TextColumn("left"), TimeRemainingColumn(),
+                    TextColumn(unit), _RateColumn(unit), TextColumn("left"), TimeRemainingColumn(),
                     console=console, auto_refresh=False, transient=False,
                     disable=quiet or not console.is_terminal)
 
 
 class _RateColumn(ProgressColumn):
-    """games/s of a task (rich's estimate over its last seconds)."""
+    """games/s (or ``unit``/s) of a task (rich's estimate over its last seconds)."""
+
+    def __init__(self, unit: str = "games"):
+        super().__init__()
+        self.unit = unit
 
     def render(self, task):
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} games/s" if speed else "", style="progress.data.speed")
+        return Text(f"{speed:,.1f} {self.unit}/s" if speed and speed < 10 else
+                    f"{speed:,.0f} {self.unit}/s" if speed else "", style="progress.data.speed")

@@ -18,12 +18,14 @@ import numpy as np
 
 from sim import cards as C
 from sim import observation as O
+from sim.observation import cards_in, known_top
 from sim.actions import N_ACTIONS, action_id, action_name
 from sim.names import CardNames
 from sim.rng import mix64
 from sim.rules import (CAUSE_NAMES, STEP_NAMES, Options, RuleError, as_options, check_level,
                        check_seed)
 from sim.fast import layout as Y
+from .picture import MARKS, position_html, table_rows
 
 __all__ = ["Game", "as_action", "position_lines"]
 
@@ -45,16 +47,6 @@ def _policy(policy):
         if isinstance(policy, str):
             _POLICIES[policy] = hit
     return hit
-
-
-def cards_in(obs, zone: int) -> list[int]:
-    """The cards that the observation ``obs`` has in ``zone`` (sim.observation), by id."""
-    return [c for c in range(C.N_CARDS) if obs[O.ZONE + c] == zone]
-
-
-def known_top(obs) -> list[int]:
-    """The cards the player put on top of Robinson's stack (sort3), top first."""
-    return [int(obs[O.O_KNOWN_TOP_0 + i]) for i in range(int(obs[O.O_KNOWN_TOP_N]))]
 
 
 def as_action(action) -> int:
@@ -210,7 +202,6 @@ class Game:
 
     def _repr_html_(self) -> str:
         """The position drawn with the cards' faces (sim.play.picture): ``g`` in a notebook."""
-        from .picture import position_html, table_rows
         return position_html(self._obs, table_rows(self._T),
                              f"Friday, level {self.level}, seed {self.seed}, game {self.game}",
                              self._waiting())
@@ -279,8 +270,7 @@ def _fight_lines(obs, n: CardNames) -> list[list]:
     for label, zone in (("left (free)", O.Z_FIGHT_LEFT), ("right", O.Z_FIGHT_RIGHT)):
         marked = []
         for c in cards_in(obs, zone):
-            marks = [m for bit, m in ((O.F_FACE_DOWN, "destroyed"), (O.F_DOUBLED, "doubled"),
-                                      (O.F_USED, "used")) if obs[O.FLAGS + c] & bit]
+            marks = [m for bit, m in MARKS if obs[O.FLAGS + c] & bit]
             marked.append(n.card(c) + (f" [{', '.join(marks)}]" if marks else ""))
         if marked:
             lines.append([f"  {label}: " + ", ".join(marked)])

@@ -26,16 +26,13 @@ from importlib import resources
 from .. import observation as O
 from ..actions import A_FIGHT, N_CARDS, action_name
 from ..names import CardNames
+from ..observation import cards_in, known_top
 from ..rules import STEP_NAMES, options_text
 from .faces import card_faces
-from .game import cards_in, known_top
+from .picture import MARKS, PILES
 from .render import CAUSES, render_marked
 from .terminal import PHASE_WORDS, SORT_PHASES, describe_action, menu_order
 
-MARKS = ((O.F_FACE_DOWN, "destroyed"), (O.F_DOUBLED, "doubled"), (O.F_USED, "used"))
-PILES = (("Robinson's stack", O.O_N_ROBINSON_STACK), ("discard", O.O_N_ROBINSON_DISCARD),
-         ("aging stack", O.O_N_AGING_STACK), ("hazard stack", O.O_N_HAZARD_STACK),
-         ("hazard discard", O.O_N_HAZARD_DISCARD))
 
 
 # --- the game, decision by decision --------------------------------------------------------

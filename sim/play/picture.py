@@ -17,11 +17,14 @@ import numpy as np
 
 from .. import cards as C
 from .. import observation as O
+from ..observation import cards_in, known_top
 from ..rules import STEP_NAMES
 from .faces import card_faces
-from .game import cards_in, known_top
-from .html import MARKS, PILES
 
+MARKS = ((O.F_FACE_DOWN, "destroyed"), (O.F_DOUBLED, "doubled"), (O.F_USED, "used"))
+PILES = (("Robinson's stack", O.O_N_ROBINSON_STACK), ("discard", O.O_N_ROBINSON_DISCARD),
+         ("aging stack", O.O_N_AGING_STACK), ("hazard stack", O.O_N_HAZARD_STACK),
+         ("hazard discard", O.O_N_HAZARD_DISCARD))
 STEP_COLOURS = ("#57a55a", "#e8c13a", "#d9534f", "#8e44ad")
 CARD_PX = 64
 

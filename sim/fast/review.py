@@ -1,0 +1,60 @@
+"""The review's jitted core: every legal action of one decision scored on the same K fair
+continuations, none dropped (``friday review``, sim.lab.review).
+
+Continuation k is the search's (sim.fast.search): a clone of the game whose every hidden order
+is redrawn (``resample_hidden``, R1.4) from the stream (seed0, k), the candidate played, then
+the rollout policy to the end.  Unlike the search, no candidate is pruned and nothing is
+chosen: ``OUT[k, i]`` is 1 when candidate ``L[i]`` won continuation k, so that each action's
+winning chance and the paired difference between two actions can be estimated.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rng import nb_mix64, nb_next
+from .layout import A_I64_2, ARG_TYPES, G_L, G_PR, G_S, S_DEBUG, S_NLEGAL, S_SORT_EV, S_TRACE
+from .machine import clone_into, resample_hidden
+from .numba_wall import address_of, field, lean_jit, signature_of
+from .search import _G, _rollout, _scratch
+
+
+@lean_jit
+def evaluate(gp, dp, tp, f, seed0, rk, OUT):
+    """OUT[k, i] for k < OUT.shape[0] and the legal actions i of the decision ``gp`` waits
+    for (module docstring); ``dp``, ``tp`` scratch states, ``rk`` uint64[1]."""
+    n, L = field(gp, G_S)[S_NLEGAL], field(gp, G_L)
+    dS, dPR = field(dp, G_S), field(dp, G_PR)
+    for k in range(OUT.shape[0]):
+        rk[0] = nb_mix64(seed0 + np.uint64(k + 1) * _G)      # continuation k's stream
+        clone_into(gp, dp)
+        dS[S_TRACE] = 0                            # the copy neither traces nor records,
+        dS[S_DEBUG] = 0
+        dS[S_SORT_EV] = -1                         # nor fills a pending sort3 event
+        resample_hidden(dp, rk)
+        dPR[0] = nb_next(rk)
+        for i in range(n):
+            OUT[k, i] = _rollout(dp, tp, f, L[i])
+
+
+def _evaluate_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f, sr0, OUT):
+    """The outcomes of the decision a ``sim.Game``'s arrays wait for (``evaluate``)."""
+    _evaluate((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
+              _scratch(T, prm), f, sr0, np.zeros(1, np.uint64), OUT)
+
+
+@lean_jit
+def _evaluate(g, d, t, f, sr0, rk, OUT):
+    evaluate(address_of(g), address_of(d), address_of(t), f, sr0, rk, OUT)
+
+
+_entry: list = []
+
+
+def entry():
+    """The compiled entry point (made on first use)."""
+    if not _entry:
+        sig = signature_of(_evaluate_py, {**ARG_TYPES, "OUT": A_I64_2})
+        _entry.append(njit(sig, cache=True)(_evaluate_py))
+    return _entry[0]
+

@@ -1,0 +1,271 @@
+"""A whole game reviewed decision by decision (``friday review``): every legal action's chance
+of winning from there, the action taken, the best one and the chance lost.
+
+    from sim.lab.review import play_through, review
+    played = play_through(level=4, seed=3, game=0, policy="expert")
+    rows = review(played, rollouts=1000)                 # one row per decision and candidate
+
+Each decision with more than one legal action is scored by ``sim.fast.review``: every action
+on the same K continuations, each a copy of the game with every hidden order redrawn (R1.4:
+the review knows no more than the player did), the action played, then the rollout policy
+(``veteran`` by default) to the end.  An action's chance is its share of won continuations
+with a 95% Wilson interval; the chance lost by the action taken is the best action's minus
+its own, on the very same continuations, with Newcombe's paired interval.  The estimates are
+the rollout policy's chances after that action: a stronger player would win more from there;
+and the best of several noisy estimates is optimistic, so a small loss whose interval holds 0
+may be noise.  The continuations' streams derive from (seed, game, decision index) alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import observation as O
+from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name
+from ..rng import GOLDEN, MASK64, engine_stream_start, mix64
+from ..rules import STEP_NAMES, RuleError
+from .stats import paired_proportion_difference, wilson_interval
+
+ROLLOUT_POLICY = "veteran"
+ROLLOUTS = 1000
+REVIEW_SALT = 0x5EC0_4D5A_77E1_1A3B
+
+
+@dataclass
+class Played:
+    """A game as played: its start (a ``sim.Game`` that traces), the actions taken, for each
+    decision the trace events before it, the finished game, and a note when the actions
+    stopped before the game's end."""
+    start: object
+    actions: list = field(default_factory=list)
+    events_before: list = field(default_factory=list)
+    end: object = None
+    note: str = ""
+
+
+def play_through(level: int, seed: int, game: int, policy=None, deal=None, actions=None,
+                 options=None, table=None) -> Played:
+    """Play the game: by ``policy`` (a spec or Policy), or by the ``actions`` (names or ids,
+    a transcript) from ``deal``; every action is checked against the rules here, before any
+    rollout (RuleError naming the decision)."""
+    from ..play import Game
+    g = Game.new(level, seed, game, options, deal, trace=True, table=table)
+    played = Played(start=g.clone())
+    if actions is None:
+        from policies import load_policy
+        pol = load_policy(policy) if isinstance(policy, str) else policy
+        while not g.is_over:
+            _step(g, played, g.policy_action(pol))
+    else:
+        for i, a in enumerate(actions):
+            if g.is_over:
+                raise RuleError(f"the actions go on after the game's end: action {i + 1} "
+                                f"({a}) of {len(actions)}")
+            try:
+                aid = action_id(a) if isinstance(a, str) else int(a)
+            except (KeyError, ValueError, RuleError):
+                raise RuleError(f"action {i + 1} ({a!r}) is not an action name") from None
+            if aid not in g.legal_actions():
+                raise RuleError(f"action {i + 1} ({a}) breaks the rules at decision {i + 1} "
+                                f"({g.phase}); legal: {', '.join(g.legal_action_names())}")
+            _step(g, played, aid)
+        if not g.is_over:
+            played.note = (f"the actions end before the game does: decisions 1..{len(actions)} "
+                           "reviewed")
+    played.end = g
+    return played
+
+
+def _step(g, played: Played, action: int):
+    played.events_before.append(len(g.trace))
+    played.actions.append(int(action))
+    g.step(action)
+
+
+def decision_seed(seed: int, game: int, decision: int) -> int:
+    """The stream start of a decision's continuations: (seed, game, decision) alone."""
+    return mix64((mix64(engine_stream_start(seed, game) ^ REVIEW_SALT) + (decision + 1) * GOLDEN)
+                 & MASK64)
+
+
+def outcomes(g, rollout_policy, rollouts: int, start: int) -> np.ndarray:
+    """OUT[k, i]: 1 if legal action i of the decision ``g`` waits for won continuation k."""
+    from ..fast import review as R
+    from ..fast.ask import policy_function
+    arrays = list(g._arrays())
+    arrays[9] = np.ascontiguousarray(rollout_policy.params, dtype=np.float64)
+    OUT = np.zeros((rollouts, len(g.legal_actions())), np.int64)
+    R.entry()(*arrays, policy_function(rollout_policy), np.uint64(start), OUT)
+    return OUT
+
+
+def action_label(names, action: int) -> str:
+    """An action in a few words: 'draw', 'fight Cannibals', 'use genius (+2)'."""
+    if action < A_FIGHT:
+        return action_name(action)
+    family, card = FAMILIES[(action - A_FIGHT) // N_CARDS], (action - A_FIGHT) % N_CARDS
+    if action < A_PIRATE:
+        return f"fight {names.hazard(card)}"
+    if action < A_USE:
+        return f"pirate {names.pirate(card)} first"
+    return f"{family} {names.short(card)}"
+
+
+def decision_rows(g, decision: int, taken: int, OUT: np.ndarray, names) -> list[dict]:
+    """One row per legal action of decision ``decision`` (module docstring)."""
+    obs, legal = g.observation, g.legal_actions()
+    k = OUT.shape[0]
+    wins = OUT.sum(axis=0)
+    best = int(np.argmax(wins))                       # ties: the lower action id
+    t = legal.index(taken)
+    rows = []
+    for i, a in enumerate(legal):
+        lo, hi = wilson_interval(int(wins[i]), k)
+        d = paired_proportion_difference(OUT[:, i].astype(bool), OUT[:, t].astype(bool))
+        rows.append({"decision": decision, "turn": int(obs[O.O_TURN]),
+                     "step": STEP_NAMES[int(obs[O.O_STEP])],
+                     "phase": g.phase, "life": int(obs[O.O_LIFE]),
+                     "pirate_fight": bool(obs[O.O_OPPONENT] >= 0 and obs[O.O_OPPONENT_IS_PIRATE]),
+                     "action": action_name(a), "label": action_label(names, a), "taken": i == t, "best": i == best,
+                     "rollouts": k, "wins": int(wins[i]), "chance": wins[i] / k,
+                     "low": lo, "high": hi, "vs_taken": d.difference,
+                     "vs_taken_low": d.low, "vs_taken_high": d.high})
+    return rows
+
+
+def review(played: Played, rollouts: int = ROLLOUTS, rollout_policy=ROLLOUT_POLICY,
+           progress=None, stop=None) -> pd.DataFrame:
+    """One row per legal action of every decision with a choice (``decision_rows``).
+    ``progress(done, total)`` after each decision; ``stop()`` true ends the review early
+    (Ctrl-C): the rows of the decisions done are returned."""
+    from policies import load_policy
+    pol = load_policy(rollout_policy) if isinstance(rollout_policy, str) else rollout_policy
+    if pol.searches or "fast" not in pol.engines:
+        raise RuleError(f"the rollout policy must be a plain fast-engine policy, not {pol.name}")
+    from ..names import CardNames
+    from ..play.picture import table_rows
+    g, start = played.start.clone(), played.start
+    names = CardNames(table_rows(start._T))
+    rows = []
+    for d, a in enumerate(played.actions):
+        if stop is not None and stop():
+            break
+        if len(g.legal_actions()) > 1:
+            OUT = outcomes(g, pol, rollouts, decision_seed(start.seed, start.game, d))
+            rows += decision_rows(g, d, a, OUT, names)
+        g.step(a)
+        if progress is not None:
+            progress(d + 1, len(played.actions))
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+COLUMNS = ["decision", "turn", "step", "phase", "life", "pirate_fight", "action", "label", "taken",
+           "best", "rollouts", "wins", "chance", "low", "high", "vs_taken", "vs_taken_low",
+           "vs_taken_high"]
+
+
+def decisions(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per decision: the action taken and its chance, the best and its chance, the
+    chance lost with its paired interval, and whether that interval excludes 0 (``clear``)."""
+    if rows.empty:
+        return pd.DataFrame(columns=["decision", "turn", "step", "phase", "life", "taken",
+                                     "chance", "best", "best_chance", "loss", "loss_low",
+                                     "loss_high", "clear"])
+    taken = rows[rows.taken].set_index("decision")
+    best = rows[rows.best].set_index("decision")
+    out = pd.DataFrame({
+        "turn": taken.turn, "step": taken.step, "phase": taken.phase, "life": taken.life,
+        "pirate_fight": taken.pirate_fight, "taken": taken.label, "chance": taken.chance,
+        "best": best.label, "best_chance": best.chance, "loss": best.vs_taken,
+        "loss_low": best.vs_taken_low, "loss_high": best.vs_taken_high})
+    out["clear"] = out.loss_low > 0
+    return out.reset_index()
+
+
+def costliest(rows: pd.DataFrame, n: int = 5) -> pd.DataFrame:
+    """The ``n`` decisions that lost the most chance (ties: the earlier first)."""
+    d = decisions(rows)
+    return d[d.loss > 0].sort_values(["loss", "decision"], ascending=[False, True]).head(n)
+
+
+# --- what the review shows ----------------------------------------------------------------
+STEP_COLOURS = {"green": "#57a55a", "yellow": "#e8c13a", "red": "#d9534f", "pirates": "#8e44ad"}
+
+
+def chance_text(row) -> str:
+    return f"{row.chance:.1%} [{row.low:.1%}, {row.high:.1%}]"
+
+
+def evaluation_line(group: pd.DataFrame) -> str:
+    """The review of one decision in one line: every action's chance, the taken one marked
+    (>), the chance lost against the best with its paired interval."""
+    taken = group[group.taken].iloc[0]
+    best = group[group.best].iloc[0]
+    options = " | ".join(f"{'>' if r.taken else ''}{r.label} {r.chance:.1%}"
+                         for r in group.sort_values("chance", ascending=False).itertuples())
+    if best.action == taken.action or best.vs_taken <= 0:
+        verdict = "the best"
+    else:
+        verdict = (f"{best.vs_taken:.1%} lost [{best.vs_taken_low:+.1%}, "
+                   f"{best.vs_taken_high:+.1%}] against {best.label}")
+    return f"    review: {options}  ({verdict})"
+
+
+def log_with_review(played: Played, rows: pd.DataFrame, ids: bool = False) -> list[str]:
+    """The game's log (sim.play.render) with each reviewed decision's line after the log
+    lines that led to it."""
+    from ..play.render import render_marked
+    from ..trace import header
+    g = played.end
+    head = header("fast", g.level, g.seed, g.game, "reviewed", g.options)
+    events = [head] + g.trace
+    lines, before = render_marked(events, ids)
+    text = ["".join(t for t, _ in line).rstrip() for line in lines]
+    out, shown = [], 0
+    by_decision = dict(tuple(rows.groupby("decision"))) if len(rows) else {}
+    for d, n in enumerate(played.events_before):
+        if d not in by_decision:
+            continue
+        cut = before[min(n + 1, len(before) - 1)]
+        out += text[shown:max(shown, cut)]
+        shown = max(shown, cut)
+        out.append(evaluation_line(by_decision[d]))
+    return out + text[shown:]
+
+
+def figure(rows: pd.DataFrame, title: str, top: int = 5):
+    """The chance of winning after each action taken, over the game's turns (several decisions
+    of a turn side by side), its 95% interval, the steps as background, pirate fights and the
+    ``top`` costliest decisions marked."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    d = decisions(rows)
+    fig, ax = plt.subplots(figsize=(10, 4.2))
+    if len(d):
+        within = d.groupby("turn").cumcount()
+        x = d.turn + within / d.groupby("turn").decision.transform("size")
+        for step, part in d.assign(x=x).groupby("step", sort=False):
+            ax.axvspan(part.x.min() - 0.05, part.x.max() + 0.05, color=STEP_COLOURS[step],
+                       alpha=0.15, lw=0)
+        t = rows[rows.taken].set_index("decision").loc[d.decision]
+        ax.fill_between(x, t.low.values, t.high.values, color="#2e6da4", alpha=0.2, lw=0,
+                        label="95% interval")
+        ax.plot(x, d.chance, color="#2e6da4", lw=1.5, label="after the action taken")
+        ax.plot(x, d.best_chance, color="#555", lw=0.8, ls=":", label="after the best action")
+        pf = d.pirate_fight.values
+        ax.scatter(x[pf], d.chance[pf], marker="s", color="#8e44ad", s=18, zorder=3,
+                   label="pirate fight")
+        worst = costliest(rows, top)
+        ax.scatter(x.loc[worst.index], worst.chance, color="#d9534f", s=40, zorder=4,
+                   label=f"costliest {len(worst)}")
+        for i, r in worst.iterrows():
+            ax.annotate(f"{r.taken}\n-{r.loss:.0%}", (x.loc[i], r.chance), fontsize=6,
+                        xytext=(0, -22), textcoords="offset points", ha="center")
+    ax.set(xlabel="turn", ylabel="chance of winning", ylim=(-0.08, 1.02), title=title)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.legend(loc="upper right", fontsize=8, ncol=2)
+    fig.tight_layout()
+    return fig
