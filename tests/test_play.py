@@ -5,7 +5,7 @@ import sys
 from typer.testing import CliRunner
 
 from policies import load_policy
-from sim.actions import action_name
+from sim.actions import action_id, action_name
 from sim import observation as O
 from sim.cli import app
 from sim.play.terminal import menu_order
@@ -142,3 +142,45 @@ def test_the_menu_lists_the_hazards_in_the_order_of_the_hazards_line():
 
 def test_menu_order_elsewhere_is_the_engines():
     assert menu_order(O.PH_FIGHT, [0, 1, 2], []) == [0, 1, 2]
+
+
+def test_hint_shows_every_actions_chance_and_coach_the_chance_each_move_lost(tmp_path):
+    """? names every legal action's chance of winning (fair continuations, as friday review
+    scores them: the same numbers); --coach adds after each move with a choice what it lost."""
+    from sim.lab.review import Coach, play_through, review
+    _, moves = expert_game()
+    typed = "".join(f"?\n{action_name(a)}\n" for _, a in moves[:4]) + "q\n"
+    result = play(typed, "--coach", "--rollouts", "40", "--save", str(tmp_path / "g.txt"))
+    assert result.exit_code == 0, result.output[-2000:]
+    out = result.output
+    lines = [ln for ln in out.splitlines() if "chance of winning after each" in ln]
+    assert len(lines) == 4 and "(40 continuations by veteran)" in lines[0]
+    first_legal, first = moves[0]
+    assert all(f"{i + 1} {action_name(a)} " in lines[0] for i, a in enumerate(first_legal))
+    coached = [ln for ln in out.splitlines() if ln.strip().startswith("coach: ")]
+    assert len(coached) == sum(len(legal) > 1 for legal, _ in moves[:4])
+    saved = (tmp_path / "g.txt").read_text().splitlines()
+    assert saved[1] == (f"# friday review --level {LEVEL} --seed {SEED} --game {GAME} --actions "
+                        f"{tmp_path / 'g.txt'}")
+    assert [s for s in saved if not s.startswith("#")] == [action_name(a) for _, a in moves[:4]]
+    played = play_through(LEVEL, SEED, GAME, actions=[action_name(a) for _, a in moves[:4]])
+    rows = review(played, rollouts=40)
+    first_rows = rows[rows.decision == 0].sort_values("chance", ascending=False)
+    shown = ", ".join(f"{first_legal.index(action_id(r.action)) + 1} {r.action} {r.chance:.0%}"
+                      for r in first_rows.itertuples())
+    assert lines[0].endswith(shown)
+    coach = Coach(LEVEL, SEED, GAME, None, 40)
+    assert coach.chances_line(first_legal, str).split("): ")[1].count("%") == len(first_legal)
+
+
+def test_a_saved_game_replays_as_played(tmp_path):
+    expert, moves = expert_game()
+    typed = "".join(f"{action_name(a)}\n" for _, a in moves)
+    result = play(typed, "--save", str(tmp_path / "g.txt"))
+    assert result.exit_code == 0 and f"wrote {tmp_path / 'g.txt'}" in result.output
+    again = runner.invoke(app, ["replay", "--level", LEVEL, "--seed", SEED, "--game", GAME,
+                                "--actions", str(tmp_path / "g.txt")])
+    assert again.exit_code == 0 and f"Score {expert.score} (R10.3):" in again.output
+    refused = play("q\n", "--save", str(tmp_path / "g.txt"))
+    assert refused.exit_code == 2 and "exists" in refused.output and "Your choice" not in \
+        refused.output

@@ -20,6 +20,7 @@ FormatOpt = Annotated[Literal["text", "jsonl", "html"], typer.Option(
 EngineOpt = Annotated[Optional[Engine], typer.Option(
     help="reference or fast (default: reference; fast for a searching player)")]
 PageOpt = Annotated[Optional[Path], typer.Option(help="html: the page to write (FILE.html)")]
+IdsOpt = Annotated[bool, typer.Option("--ids", help="tag every card with its id (#17)")]
 
 
 @command(app)
@@ -100,6 +101,15 @@ def show_trace(events, format: str, ids: bool):
         typer.echo(render_text(events, ids), nl=False)
 
 
+CoachOpt = Annotated[bool, typer.Option("--coach", help="after every move, the chance of "
+                                                     "winning it lost against the best move")]
+RolloutsOpt = Annotated[int, typer.Option(min=10, max=100_000, help="continuations per action "
+                                                                    "for ? and --coach")]
+SaveOpt = Annotated[Optional[Path], typer.Option(
+    help="write the moves made (one per line) to this file, for friday review and replay "
+         "--actions")]
+
+
 @command(app)
 def play(
     level: LevelNumber,
@@ -108,21 +118,40 @@ def play(
     game: GameOpt = 0,
     hint: Annotated[str, typer.Option(help="policy that answers '?' (name or "
                                            "file.py:function)")] = "expert",
-    option: OptionOpt = [],
-    ids: Annotated[bool, typer.Option("--ids", help="tag every card with its id (#17)")]
-    = False,
+    option: OptionOpt = [], ids: IdsOpt = False, coach: CoachOpt = False,
+    rollouts: RolloutsOpt = 300, save: SaveOpt = None, force: ForceOpt = False,
 ):
-    """Play a whole game yourself: answer each decision by number or name, ? for a hint, q to
-    leave (exit 0; Ctrl-C: 130).  Ends with the score and the built-in policies on the same deal."""
+    """Play a whole game yourself: answer each decision by number or name, ? for a hint and
+    every action's chance of winning, q to leave (exit 0; Ctrl-C: 130).  Ends with the score
+    and the built-in policies on the same deal; --save keeps your moves for friday review."""
     import secrets
+    from sim.lab.files import check_file
+    from sim.lab.review import Coach
     from sim.play.terminal import play_in_terminal
     check_level(level)
+    check_file(save, (".txt",), force, "--save")
     seed = secrets.randbelow(1 << 31) if seed is None else seed
     options = parse_options(option)
     if "reference" not in load_policy(hint).engines:       # a bad --hint fails first
         raise RuleError(f"--hint {hint} needs the fast engine's state: choose another hint "
                         "policy (play runs the reference engine)")
-    raise typer.Exit(play_in_terminal(level, seed, game, hint, options, ids))
+    raise typer.Exit(play_in_terminal(
+        level, seed, game, hint, options, ids, Coach(level, seed, game, options, rollouts),
+        coach, None if save is None else _saver(save, level, seed, game, option)))
+
+
+def _saver(path: Path, level: int, seed: int, game: int, option: list[str]):
+    """Writes the moves with the commands that review and replay them (``#`` lines)."""
+    from sim.lab.files import write_text
+    opts = "".join(f" --option {o}" for o in option)
+    where = f"--level {level} --seed {seed} --game {game}{opts} --actions {path}"
+
+    def save(moves):
+        write_text(path, f"# friday play --level {level} --seed {seed} --game {game}{opts}: "
+                         f"{len(moves)} moves\n# friday review {where}\n# friday replay "
+                         f"{where}\n" + "".join(f"{m}\n" for m in moves))
+        typer.echo(f"wrote {path}: your {len(moves)} moves (friday review {where})")
+    return save
 
 
 @command(app)

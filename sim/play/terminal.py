@@ -104,10 +104,11 @@ class TerminalPlayer:
 
     name = "you"
 
-    def __init__(self, hint, ids: bool = False):
+    def __init__(self, hint, ids: bool = False, coach=None, coach_every: bool = False):
         from rich.console import Console
         self.console = Console(highlight=False, soft_wrap=True)
         self.hint = hint
+        self.coach, self.coach_every = coach, coach_every   # sim.lab.review.Coach, --coach
         self.names = CardNames(C.header_table(), ids)
         self.game = self.head = None    # set by play_in_terminal: the Game, its trace header
         self.printed = 0
@@ -173,9 +174,25 @@ class TerminalPlayer:
                     f"would choose {menu.index(hint) + 1} {action_name(hint)}: "
                     f"{describe_action(self.names, obs, hint)}" if hint in menu else
                     f"answered an illegal action ({hint}): no hint"))
+                if self.coach is not None:
+                    self.line("  " + self.coach.chances_line(legal, self._label(menu)))
             elif (action := self.parse(answer, menu)) is not None:
                 self.moves.append(action_name(action))
+                self._coached(legal, action, menu)
                 return action
+
+    def _label(self, menu):
+        """An action as the menu shows it: its number and name."""
+        return lambda a: f"{menu.index(a) + 1} {action_name(a)}"
+
+    def _coached(self, legal, action, menu):
+        """With --coach, the chance the move lost (a decision with a choice); the coach's game
+        follows the move."""
+        if self.coach is None:
+            return
+        if self.coach_every and len(legal) > 1:
+            self.line(("  " + self.coach.loss_line(legal, action, self._label(menu)), "italic"))
+        self.coach.moved(action)
 
     def parse(self, answer: str, legal: list[int]) -> int | None:
         if answer.isdigit():
@@ -195,13 +212,24 @@ class TerminalPlayer:
 
 
 def play_in_terminal(level: int, seed: int, game: int, hint_spec: str, options: Options,
-                     ids: bool = False) -> int:
+                     ids: bool = False, coach=None, coach_every: bool = False,
+                     save=None) -> int:
     """Play one game with a person at the terminal; returns the exit code (0, or 130 after
-    Ctrl-C)."""
-    from policies import builtin_policies, load_policy
+    Ctrl-C).  ``coach``: chances for ``?`` (and after every move with ``coach_every``);
+    ``save(moves)``: called with the moves made when the game ends, is left or interrupted."""
+    from policies import load_policy
+    player = TerminalPlayer(load_policy(hint_spec), ids, coach, coach_every)
+    try:
+        return _play(player, level, seed, game, options)
+    finally:
+        if save is not None:
+            save(player.moves)
+
+
+def _play(player, level, seed, game, options) -> int:
+    from policies import builtin_policies
     from ..reference import Game
-    hint = load_policy(hint_spec)
-    player = TerminalPlayer(hint, ids)
+    hint = player.hint
     again = f"friday play --level {level} --seed {seed} --game {game}"
     try:
         player.game = played = Game(level, seed, game, player, options)
