@@ -2,10 +2,11 @@
 
     python notebooks/make_notebooks.py --execute     # the committed run: cells and outputs
     python notebooks/make_notebooks.py               # cells only, no outputs
+    python notebooks/make_notebooks.py --execute review_a_game.ipynb    # one of them
 
 Each notebook reads FRIDAY_NOTEBOOK_GAMES (default in the notebook: the committed run uses
 the defaults) so the test-suite can execute every notebook quickly with nbclient
-(tests/test_notebooks.py).  The notebooks use only the Python API ``sim.lab``.
+(tests/test_notebooks.py).  The notebooks use only the Python API (``sim.lab``, ``sim.Game``).
 """
 import json
 import sys
@@ -188,8 +189,49 @@ print(f"{edited.describe()}: win rate {a.mean():.2%} -> {b.mean():.2%}; "
       f"games won only with the edit {only_b}, only without {only_a}, McNemar exact p = {p:.3g}")"""),
 ]
 
+REVIEW = [
+    ("markdown", """# Where did this game slip away? A level-4 game of the expert, reviewed
+
+`friday review` (here its Python side, `sim.lab.review`) scores every legal action of every
+decision of one game by its chance of winning from there: each action is played on the same
+continuations, copies of the game in which every order the player could not know is redrawn
+(R1.4), played to the end by `veteran`. The chance lost by a decision is the best action's
+chance minus the taken one's, on the very same continuations (Newcombe's paired interval).
+The game: game 0 of seed 3 at level 4, played by the `expert`."""),
+    ("code", """import os
+import matplotlib.pyplot as plt
+from sim import Game
+from sim.lab.review import costliest, decisions, figure, play_through, review
+
+ROLLOUTS = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 1000))   # continuations per action
+played = play_through(level=4, seed=3, game=0, policy="expert")
+rows = review(played, rollouts=ROLLOUTS)
+d = decisions(rows)
+print(f"{len(d)} decisions with a choice; the expert {'won' if played.end.result['won'] else 'lost'}; "
+      f"decisions that clearly lost chance: {int(d.clear.sum())}")"""),
+    ("code", """figure(rows, f"level 4, seed 3, game 0: expert ({ROLLOUTS} continuations per action)")
+plt.show()"""),
+    ("markdown", """The five costliest decisions, with the chance after the action taken and after the
+best one, and the paired 95% interval of the loss (a loss whose interval holds 0 may be noise;
+the best of several noisy estimates is optimistic)."""),
+    ("code", """worst = costliest(rows, 5)
+worst[["decision", "turn", "step", "life", "phase", "taken", "chance", "best", "best_chance",
+       "loss", "loss_low", "loss_high"]]"""),
+    ("markdown", """The table at the costliest decision, as the player saw it (a `Game` draws itself
+in a notebook): the same deal, stepped through the expert's moves up to that decision."""),
+    ("code", """g = Game.new(level=4, seed=3, game=0)
+for action in played.actions[:int(worst.decision.iloc[0])]:
+    g.step(action)
+g"""),
+    ("markdown", """Every action there, with its chance and interval:"""),
+    ("code", """rows[rows.decision == worst.decision.iloc[0]][["label", "taken", "best", "chance", "low",
+                                               "high", "vs_taken", "vs_taken_low",
+                                               "vs_taken_high"]]"""),
+]
+
+
 NOTEBOOKS = {"cull_green_question.ipynb": CULL, "pirate_pairs.ipynb": PIRATES,
-             "pirate_balance.ipynb": BALANCE}
+             "pirate_balance.ipynb": BALANCE, "review_a_game.ipynb": REVIEW}
 
 
 def notebook(cells):
@@ -220,20 +262,17 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--execute", action="store_true",
                         help="run each notebook and keep its outputs (the committed run)")
+    parser.add_argument("names", nargs="*", help="only these notebooks (default: all)")
     args = parser.parse_args()
+    unknown = sorted(set(args.names) - set(NOTEBOOKS))
+    if unknown:
+        parser.error(f"unknown notebook {', '.join(unknown)}: choose from {', '.join(NOTEBOOKS)}")
     for name, cells in NOTEBOOKS.items():
+        if args.names and name not in args.names:
+            continue
         nb = notebook(cells)
         if args.execute:
             nbformat.write(execute(nb), HERE / name)
         else:
             (HERE / name).write_text(json.dumps(nb, indent=1) + "\n", encoding="utf-8")
         print("wrote", HERE / name)
-    if "--execute" in sys.argv:                 # store outputs (needs nbclient and ipykernel)
-        import nbclient
-        import nbformat
-        for name in sys.argv[sys.argv.index("--execute") + 1:]:
-            nb = nbformat.read(HERE / name, as_version=4)
-            nbclient.NotebookClient(nb, timeout=1200, kernel_name="python3",
-                                    resources={"metadata": {"path": str(HERE.parent)}}).execute()
-            nbformat.write(nb, HERE / name)
-            print("executed", HERE / name)

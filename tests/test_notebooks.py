@@ -50,6 +50,6 @@ def test_notebooks_use_only_the_python_api():
                    if ln.startswith(("import", "from"))]
         for line in imports:
             assert line.startswith(("import os", "import numpy", "import pandas",
-                                    "import matplotlib", "from sim.lab", "from sim import cards",
+                                    "import matplotlib", "from sim.lab", "from sim import cards", "from sim import Game",
                                     "from sim.cardtable", "from sim.fast import run_batch",
                                     "from scipy", "from policies import load_policy")), line

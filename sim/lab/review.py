@@ -241,7 +241,6 @@ def figure(rows: pd.DataFrame, title: str, top: int = 5):
     of a turn side by side), its 95% interval, the steps as background, pirate fights and the
     ``top`` costliest decisions marked."""
     import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     d = decisions(rows)
     fig, ax = plt.subplots(figsize=(10, 4.2))
