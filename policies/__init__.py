@@ -31,6 +31,7 @@ import numpy as np
 from sim.rng import policy_stream_start
 from sim.rules import RuleError
 
+from .guard import ask, callable_decide
 from .spec import format_value, parse_policy_spec
 
 BUILTIN = ("random_legal", "always_fight", "cull_green", "expert", "veteran")
@@ -48,6 +49,8 @@ class Policy:
     sha256 = None
     engines = ("fast", "reference")     # the engines that can run it (the player protocol)
     searches = False                    # plays by searching resampled copies (R1.4)
+    at_game = None                      # (seed, game index) since reset: errors name it
+    decisions = 0                       # decisions asked by choose since reset
 
     def check_engine(self, engine: str):
         """A RuleError unless ``engine`` can run this player."""
@@ -88,15 +91,14 @@ class Policy:
     def reset(self, seed: int, game: int):
         """Start the policy's random stream for game ``game`` of seed ``seed`` (sim.rng)."""
         self.rng = np.array([policy_stream_start(seed, game)], dtype=np.uint64)
+        self.at_game, self.decisions = (seed, game), 0
 
     def choose(self, obs, legal, n_legal) -> int:
-        action = self.decide(obs, legal, n_legal, self.params, self.rng)
-        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-            return int(action)
-        from numba import typeof
-        where = f" ({self.source})" if self.source and self.source not in self.name else ""
-        raise RuleError(f"policy {self.name!r}{where} returns {typeof(action)}, not an action "
-                        f"id (int)")
+        """The action at one decision asked from Python (the reference engine): its mistakes
+        are one error naming the decision, and it is timed (policies.guard)."""
+        self.decisions += 1
+        return ask(self, callable_decide(self), obs, legal, n_legal, self.params, self.rng,
+                   self.decisions, self.at_game)
 
     def record(self) -> dict:
         """What a results file and a printed header record: the exact policy."""

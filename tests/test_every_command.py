@@ -27,6 +27,10 @@ POLICIES = textwrap.dedent("""
         if n_legal > 1:
             return legal[0]
         return None
+
+    @njit
+    def word(obs, legal, n_legal, params, rng):
+        return "end"
 """)
 TEXT_PARAMS = textwrap.dedent("""
     from numba import njit
@@ -54,8 +58,10 @@ TUNE = COMMANDS["tune"]
 ARITY = "takes 4 arguments (obs, legal, n_legal, params), not the 5 of decide("
 FLOAT = "returns float64, not an action id (int)"
 TEXT = "PARAMS['reserve'] must be a finite number, not 'abc'"
+WORD = "returns Literal[str](end), not an action id (int)"
 POLICY_FILES = [("mine.py:four", ARITY), ("text.py:f", TEXT), ("mine.py:half", FLOAT),
-                ("mine.py:maybe", "returns OptionalType(int64), not an action id")]
+                ("mine.py:maybe", "returns OptionalType(int64), not an action id"),
+                ("mine.py:word", WORD)]
 
 
 def _with_policy(command: str, spec: str) -> list[str]:
@@ -69,7 +75,8 @@ def _with_policy(command: str, spec: str) -> list[str]:
 
 CASES = [(_with_policy(c, spec), message) for c in COMMANDS for spec, message in POLICY_FILES]
 CASES += [(["replay", "--level", "1", "--seed", "1", "--policy", spec], message)
-          for spec, message in POLICY_FILES[:3]]      # maybe: None is never returned there
+          for spec, message in POLICY_FILES[:3] + POLICY_FILES[4:]]   # maybe: None is never
+#                                                       returned on the reference engine
 CASES += [(["play", "--level", "1", "--hint", spec], message)
           for spec, message in POLICY_FILES[:2]]
 CASES += [
@@ -155,6 +162,7 @@ FRESH = {"simulate --level 1 --games 10 --policy mine.py:half",
          "old.csv/x.png",
          "compare expert random --level 1 --games 10 --figure old.png",
          "replay --level 1 --seed 1 --game " + BIG, "play --level 1 --hint mine.py:four",
+         "replay --level 1 --seed 1 --policy mine.py:word",
          "policies extra",
          "tune veteran --param value_weight=0.4:0.8 --level 1 --games-per-trial 10 --trials 1 "
          "--study old.db",

@@ -59,6 +59,6 @@ def test_same_named_policies_in_two_files_never_share_a_cache_entry(tmp_path):
                 assert got["cached"] == (round_ == 2)
     finally:
         for d in cache_dirs(ROOT / "sim" / "fast"):
-            for name in names:
+            for name in names + [cache_name(p.decide.py_func, "decide_at") for p in policies]:
                 for stale in d.glob(f"*.{name}-*"):
                     stale.unlink()

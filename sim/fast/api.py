@@ -4,19 +4,20 @@ from __future__ import annotations
 import numpy as np
 import numba
 
+from policies.guard import ask, interruptible
 from sim import observation as O
 from sim.actions import action_name
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
 from . import runner
 from . import summary as R
-from .ask import ask_cached, policy_function
+from .ask import RAISED, ask_cached, decide_function, policy_function
 from .decode import decode_events
 from .game import alloc_state, reset
 from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME, L_SIZE,
-                     MAX_DEBUG_DECISIONS, N_ROW, SCR_SIZE, S_CAUSE, S_DESTROYED, S_EPOS, S_ERR,
-                     S_ERR_ACTION, S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP,
-                     S_TURN, S_WON, TRACE_SIZE, card_table)
+                     MAX_DEBUG_DECISIONS, N_ROW, SCR_SIZE, S_CAUSE, S_DECISIONS, S_DESTROYED,
+                     S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC,
+                     S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table)
 from sim.numba_cache import has_cached_code
 
 _T = card_table()
@@ -73,6 +74,18 @@ def _error_message(policy_name, action, phase, game, level, seed, legal):
             f"{', '.join(action_name(int(a)) for a in legal)}")
 
 
+def _raise_raised(policy, prm, seed, game, DOBS, DLEG):
+    """The PolicyError of a policy that raised inside the engine (sim.fast.ask.RAISED) at the
+    last of the recorded decisions: it is asked again, from Python, at each of them in turn
+    with the game's policy stream, and raises again (policies.guard.ask names the exception and
+    the decision).  Returns if it does not (then it did return RAISED)."""
+    fn = decide_function(policy)
+    rng = np.array([policy_stream_start(seed, game)], dtype=np.uint64)
+    for k in range(len(DOBS)):
+        legal = np.ascontiguousarray(DLEG[k, 1:1 + DLEG[k, 0]])
+        ask(policy, fn, DOBS[k].copy(), legal, len(legal), prm, rng, k + 1, (seed, game))
+
+
 def _raise_game_error(level, seed, game, policy, options, cards=None):
     """Replay a batch game that failed, recording its decisions: raises the error of
     ``play_fast``, whose illegal-action message lists the legal actions."""
@@ -117,7 +130,11 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE) if record else (1, 1), np.int64)
     DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1) if record else (1, 1), np.int64)
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
-    single(fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D)
+    # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
+    # that never returns (policies.guard)
+    interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D,
+                  watch=lambda: (int(S[S_DECISIONS]), policy, obs, int(S[S_DECISIONS]) + 1,
+                                 (seed, game)))
     err = int(S[S_ERR])
     ran_out = err == ERR_ILLEGAL and actions is not None and int(S[S_ERR_ACTION]) == -1
     if ran_out and not stop_when_out:
@@ -128,6 +145,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
             return play_fast(level, seed, game, policy, options, deal, actions, record=True,
                              cards=cards)
         last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
+        if S[S_ERR_ACTION] == RAISED and actions is None:     # decide raised: a PolicyError
+            _raise_raised(policy, prm, seed, game, DOBS[:last + 1], DLEG[:last + 1])
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
                                        DLEG[last, 1:1 + DLEG[last, 0]]))
     if err == ERR_TRACE_FULL:

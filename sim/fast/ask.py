@@ -1,30 +1,45 @@
 """The policy as the engine asks it: ``ask(gp)``, a policy's decide compiled for the state.
 
 A policy file writes ``decide(obs, legal, n_legal, params, rng) -> action`` (layout.DECIDE_SIG);
-the engine calls ``ask(gp)`` (layout.POLICY_SIG), a per-policy copy of ``_ask`` into which
-decide is inlined, so that a decision costs no call with five arguments' ~30 words.  The
-project's policies are cached on disk, each under its own name (numba_wall.ask_copy); a
-user's function is compiled in each process (policies: why).
+the engine calls ``ask(gp)`` (layout.POLICY_SIG), a per-policy copy of ``_ask`` calling a copy
+of ``_decide_at`` into which decide is inlined, so that a decision costs no call with five
+arguments' ~30 words (one with the state's pointer at most), and an exception inside decide is
+an answer (RAISED) at which the engine stops the game.  The project's policies are cached on
+disk, each under its own names (numba_wall.ask_copy); a user's function is compiled in each
+process (policies: why).
 """
 from __future__ import annotations
-
-import inspect
 
 from numba import njit, types
 from numba.core.errors import NumbaError
 
+from policies.guard import PolicyError, check_returns, compile_message
 from sim.numba_cache import has_cached_code, is_project_source
-from sim.rules import RuleError
 from .layout import DECIDE_SIG, G_L, G_OBS, G_PR, G_PRM, G_S, POLICY_SIG, S_NLEGAL
 from .numba_wall import ask_copy, field, lean_jit
 
 _compiled: dict = {}
-_decide = None      # each policy's copy of _ask has its own (ask_copy)
+_decide = None      # each policy's copy of _decide_at has its own (ask_copy) ...
+_decide_at = None   # ... and so has each copy of _ask
+# What ``ask`` answers when decide raised: no action id, so the engine ends the game as after an
+# illegal action, and sim.fast.api names the exception and its decision.  (An exception must
+# not leave ``ask``: the engine calls it as a first-class function, whose exceptions Numba
+# reports after the batch at best, and loses in its worker threads: the game would go on with a
+# made-up action.)
+RAISED = -2
 
 
 def _ask(gp):
-    """The policy as the engine calls it (layout.POLICY_SIG): decide on the state's
-    observation, legal actions, parameters and policy stream."""
+    """The policy as the engine calls it (layout.POLICY_SIG): its decision, RAISED if decide
+    raised.  (A try around decide inlined would not catch: Numba inlines the raise outside.)"""
+    try:
+        return _decide_at(gp)
+    except Exception:       # Numba catches every exception or none
+        return RAISED
+
+
+def _decide_at(gp):
+    """decide on the state's observation, legal actions, parameters and policy stream."""
     return _decide(field(gp, G_OBS), field(gp, G_L), field(gp, G_S)[S_NLEGAL], field(gp, G_PRM),
                    field(gp, G_PR))
 
@@ -47,10 +62,12 @@ def policy_function(policy):
     if hit is None:
         cache = is_project_source(py)
         try:
-            copy = ask_copy(_ask, py, _decide=njit(inline="always")(py))
+            at = ask_copy(_decide_at, py, "decide_at", _decide=njit(inline="always")(py))
+            copy = ask_copy(_ask, py, _decide_at=lean_jit(at, sig=POLICY_SIG.args, cache=cache))
             fn = _returns_action(policy, py, lean_jit(copy, sig=POLICY_SIG.args, cache=cache))
         except NumbaError:      # it allocates (or does not compile: then decide_function says)
-            copy = ask_copy(_ask, py, _decide=decide_function(policy))
+            at = ask_copy(_decide_at, py, "decide_at", _decide=decide_function(policy))
+            copy = ask_copy(_ask, py, _decide_at=lean_jit(at, sig=POLICY_SIG, cache=cache))
             fn = lean_jit(copy, sig=POLICY_SIG, cache=cache)
         if _signature(fn) not in (POLICY_SIG, None):   # another integer type: cast it
             fn = lean_jit(copy, sig=POLICY_SIG, cache=cache)
@@ -60,11 +77,9 @@ def policy_function(policy):
 
 def _returns_action(policy, py, fn):
     """``fn`` (compiled for its arguments only) if it returns an integer, the type of an
-    action id; else a RuleError: Numba would cast a float to an integer silently (0.5 would
-    be action 0)."""
-    returns = getattr(_signature(fn), "return_type", types.int64)
-    if not isinstance(returns, types.Integer):
-        raise RuleError(f"policy {_name(policy, py)} returns {returns}, not an action id (int)")
+    action id; else a PolicyError (policies.guard.check_returns): Numba would cast a float to
+    an integer silently (0.5 would be action 0)."""
+    check_returns(policy, py, getattr(_signature(fn), "return_type", types.int64))
     return fn
 
 
@@ -81,35 +96,19 @@ def ask_cached(policy) -> bool:
 def decide_function(policy):
     """The policy's decide compiled on its own with layout.DECIDE_SIG, for calls from Python
     (sim.play.Game.policy_action: a first-class function argument would cost ~0.15 ms per
-    call there) and for ``ask`` when decide allocates (then with reference counting)."""
+    call there; ``nogil``, so that a decision that never returns can be stopped:
+    policies.guard) and for ``ask`` when decide allocates (then with reference counting)."""
     py = py_of(policy)
     hit = _compiled.get(("decide", id(py)))
     if hit is None:
         cache = is_project_source(py)
         try:
-            fn = lean_jit(py, sig=DECIDE_SIG.args, cache=cache)
+            fn = lean_jit(py, sig=DECIDE_SIG.args, cache=cache, nogil=True)
         except NumbaError:      # it allocates (or does not compile: then this raises again)
             try:
-                fn = njit(DECIDE_SIG.args, cache=cache)(py)
+                fn = njit(DECIDE_SIG.args, cache=cache, nogil=True)(py)
             except NumbaError as exc:
-                raise RuleError(_compile_message(policy, py, exc)) from None
+                raise PolicyError(compile_message(policy, py, exc)) from None
         fn = _returns_action(policy, py, fn)
         hit = _compiled[("decide", id(py))] = (fn, py)
     return hit[0]
-
-
-def _name(policy, py) -> str:
-    """The policy as an error names it: its name, the file and the function."""
-    try:
-        where = f"{inspect.getsourcefile(py)}, function {py.__name__}"
-    except TypeError:
-        where = f"function {getattr(py, '__name__', '?')}"
-    return f"{getattr(policy, 'name', getattr(py, '__name__', 'policy'))!r} ({where})"
-
-
-def _compile_message(policy, py, exc) -> str:
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-    reason = next((ln for ln in lines if not ln.startswith(("During:", "File", "^", "Failed in",
-                                                             "<source"))), lines[0] if lines else "")
-    return (f"policy {_name(policy, py)} does not compile as decide(obs, legal, n_legal, "
-            f"params, rng) -> int64: {reason[:300]}")

@@ -51,10 +51,12 @@ if _problem:
     raise ImportError(_problem)
 
 
-def lean_jit(fn=None, *, sig=None, inline=False, cache=True):
+def lean_jit(fn=None, *, sig=None, inline=False, cache=True, nogil=False):
     """``njit`` without reference counting (the engine's functions and the policies' ``ask``):
-    ``@lean_jit``, ``@lean_jit(inline=True)``, ``lean_jit(py, sig=...)``."""
-    jit = njit(sig, cache=cache, _nrt=False, **({"inline": "always"} if inline else {}))
+    ``@lean_jit``, ``@lean_jit(inline=True)``, ``lean_jit(py, sig=...)``; ``nogil``: a call
+    from Python releases the GIL (one that another thread waits on: policies.guard)."""
+    jit = njit(sig, cache=cache, _nrt=False, **({"inline": "always"} if inline else {}),
+               **({"nogil": True} if nogil else {}))
     return jit if fn is None else jit(fn)
 
 
@@ -128,11 +130,11 @@ def cache_name(py, prefix: str) -> str:
     return f"{prefix}__{re.sub(r'[^0-9A-Za-z_]', '_', py.__qualname__)}__{digest}"
 
 
-def ask_copy(template, py, **names):
+def ask_copy(template, py, prefix="ask", **names):
     """A copy of ``template`` (a plain function) whose globals ``names`` are replaced, named
-    ``cache_name(py, "ask")``: Numba names a function's cache files by its name, so each
+    ``cache_name(py, prefix)``: Numba names a function's cache files by its name, so each
     policy function ``py`` gets its own."""
-    name = cache_name(py, "ask")
+    name = cache_name(py, prefix)
     fn = pytypes.FunctionType(template.__code__.replace(co_name=name),
                               dict(template.__globals__, **names), name)
     fn.__qualname__ = name

@@ -8,14 +8,11 @@ on first use, so importing ``sim.fast`` compiles nothing.
 from __future__ import annotations
 
 import functools
-import queue
-import threading
-from concurrent.futures import Future, wait
 
-import numba
 import numpy as np
 from numba import njit, prange, types
 
+from policies.guard import interruptible
 from .compile_ahead import split_compile
 from .game import alloc_state, fill_card_block, reset, stream_start, write_row
 from .layout import ARG_TYPES, L_SIZE, N_ROW, SCR_SIZE
@@ -102,7 +99,7 @@ def entry(name: str, policy=None):
     if fn is None:
         if name == "single":
             with split_compile(policy, py=_single_py):
-                fn = lean_jit(_single_py, sig=signature_of(_single_py, ARG_TYPES))
+                fn = lean_jit(_single_py, sig=signature_of(_single_py, ARG_TYPES), nogil=True)
         elif name == "batch":
             with split_compile(policy, _batch_jit, _block_py):
                 block = lean_jit(_block_py, sig=_BLOCK_SIG)
@@ -116,38 +113,3 @@ def entry(name: str, policy=None):
 def _batch_jit():
     """The batch's parallel loop (it does not depend on the rest: compiled beside it)."""
     return njit(_BATCH_SIG, cache=True, parallel=True, nogil=True)(_batch_py)
-
-
-_jobs: queue.SimpleQueue = queue.SimpleQueue()
-_worker = None      # the one thread that plays interruptible calls, started on first use
-
-
-def interruptible(fn, *args):
-    """``fn(*args)``, a jitted function compiled ``nogil``, played by a worker thread while the
-    main thread waits in short steps, so that Python's signal handlers run meanwhile: Ctrl-C
-    reaches sim.lab.progress.StopFlag (or raises KeyboardInterrupt) even while a policy loops
-    forever, which it cannot while jitted code holds the main thread.  After a
-    KeyboardInterrupt the call in flight is left to finish on its own (a daemon thread: the
-    process can exit); the next call waits for it.  Elsewhere than in the main thread: a plain
-    call.  One thread for every call: Numba's thread pool (OpenMP's team) is made once."""
-    global _worker
-    if threading.current_thread() is not threading.main_thread():
-        return fn(*args)
-    if _worker is None:
-        _worker = threading.Thread(target=_work, name="friday-games", daemon=True)
-        _worker.start()
-    future = Future()
-    _jobs.put((future, numba.get_num_threads(), fn, args))
-    while not wait([future], 0.05).done:
-        pass
-    return future.result()
-
-
-def _work():
-    while True:
-        future, threads, fn, args = _jobs.get()
-        try:
-            numba.set_num_threads(threads)              # thread-local in Numba
-            future.set_result(fn(*args))
-        except BaseException as exc:                    # raised again in the caller
-            future.set_exception(exc)

@@ -15,7 +15,6 @@ import signal
 import sys
 import threading
 import time
-from contextlib import suppress
 
 from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
@@ -77,16 +76,16 @@ def prepare_engine(policy, quiet=False, threads=None):
 
 
 def prepare_reference(policy, quiet=False):
-    """Compile or load the policy for the reference engine (one game, whose result and
-    errors are ignored: the real games report their own) before the games are timed."""
+    """Compile or load the policy for the reference engine before the games are timed (and
+    before a decision is timed: policies.guard.callable_decide); a decide that does not
+    compile or returns no action id is an error here, before any game."""
+    from policies.guard import callable_decide
     from sim.numba_cache import has_cached_code
-    from sim.reference import play_batch
-    from sim.rules import RuleError
     py = getattr(getattr(policy, "decide", None), "py_func", None)
     if py is not None and not has_cached_code(py) and not quiet:
         _policy_notice(policy)
-    with suppress(RuleError):
-        play_batch(1, 0, 0, 1, policy)
+    if py is not None:
+        callable_decide(policy)
 
 
 class ChunkSizer:

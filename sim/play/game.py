@@ -164,12 +164,19 @@ class Game:
         if pol.searches:
             from sim.fast.search_api import decide_at
             return decide_at(pol, self)                      # the search on this state
-        return int(fn(self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR))
+        from policies.guard import ask
+        return ask(pol, fn, self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR,
+                   int(self._S[Y.S_DECISIONS]) + 1, (self.seed, self.game))
 
     def play(self, policy) -> dict:
-        """Play to the end with ``policy``; the result."""
-        while not self.is_over:
-            self.step(self.policy_action(policy))
+        """Play to the end with ``policy``; the result.  Ctrl-C and the time limit of a
+        decision stop a policy that never returns (policies.guard.interruptible)."""
+        from policies.guard import interruptible
+
+        def play_out():
+            while not self.is_over:
+                self.step(self.policy_action(policy))
+        interruptible(play_out)
         return self.result
 
     # --- the end ---------------------------------------------------------------------------

@@ -23,6 +23,8 @@ import re
 from html import escape
 from importlib import resources
 
+from policies.guard import interruptible
+
 from .. import observation as O
 from ..actions import A_FIGHT, N_CARDS, action_name
 from ..names import CardNames
@@ -69,10 +71,13 @@ def record_game(engine: str, level: int, seed: int, game: int, policy, options=N
     g = Game.new(level, seed, game, options, deal, trace=True,
                  table=None if cards is None else card_table(cards))
     decisions = []
-    while not g.is_over:
-        action = g.policy_action(policy)
-        decisions.append((g.observation, g.legal_actions(), action, len(g.trace)))
-        g.step(action)
+
+    def play_out():             # Ctrl-C and the time limit stop a policy that never returns
+        while not g.is_over:
+            action = g.policy_action(policy)
+            decisions.append((g.observation, g.legal_actions(), action, len(g.trace)))
+            g.step(action)
+    interruptible(play_out)
     return g.trace, decisions
 
 

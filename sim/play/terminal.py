@@ -169,6 +169,7 @@ class TerminalPlayer:
             if answer.lower() in ("q", "quit", "exit"):
                 raise PlayerQuit("you left the game")
             if answer == "?":
+                self.hint.decisions = len(self.moves)    # an error names this decision's number
                 hint = int(self.hint.choose(obs, np.array(legal, dtype=np.int64), len(legal)))
                 self.line(f"  {self.hint.name} " + (
                     f"would choose {menu.index(hint) + 1} {action_name(hint)}: "

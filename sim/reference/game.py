@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from policies.guard import interruptible
+
 from .. import cards as C
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_SKIP, action_name
@@ -92,7 +94,12 @@ class Game(FightRules):
 
     # --- the game ----------------------------------------------------------------------
     def play(self) -> "Game":
-        """Play the whole game; fills self.trace, self.won, self.cause, self.score."""
+        """Play the whole game; fills self.trace, self.won, self.cause, self.score.  It runs
+        in policies.guard.interruptible: Ctrl-C stops a policy that never returns, and so
+        does the time limit of a decision."""
+        return interruptible(self._play)
+
+    def _play(self) -> "Game":
         try:
             self.set_up()
             first = self.step                     # green, or a position's step (sim.deal)

@@ -1,0 +1,190 @@
+"""A policy's mistakes while it plays, on every command and engine that runs policies: an
+exception inside decide, an action id outside the action space, a decision that never returns
+(the time limit, FRIDAY_DECISION_SECONDS) and Ctrl-C.  Each is one `error:` line naming the
+file, the function and the decision, exit code 2 (Ctrl-C: 130), no traceback (policies.guard).
+
+The mistakes found before any game (a wrong signature, a text in PARAMS, a return type that is
+no integer) are tests/test_every_command.py's; an illegal action is tests/test_cli_process.py's.
+The cases run in this process (conftest's friday_here) but one of each kind, which runs as a
+user runs it, in a fresh process; a policy that never returns only ever runs in a fresh one
+(its thread cannot be stopped: it would spin in this process until the session ends)."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+MISTAKES = textwrap.dedent("""
+    from numba import njit
+    from sim import observation as O
+
+    @njit
+    def boom(obs, legal, n_legal, params, rng):
+        if obs[O.O_PHASE] == O.PH_FIGHT:
+            raise ValueError("no fights")
+        return legal[0]
+
+    @njit
+    def big(obs, legal, n_legal, params, rng):
+        return 9999
+
+    @njit
+    def forever(obs, legal, n_legal, params, rng):
+        while obs[O.O_TURN] >= 0:
+            rng[0] += 1
+        return legal[0]
+""")
+ONE = ["--level", "1", "--games", "10"]
+REPLAY = ["replay", "--level", "1", "--seed", "1"]
+# the command, with SPEC where the policy goes; play asks its hint for the first fight
+COMMANDS = {
+    "simulate": ["simulate", *ONE, "--policy", "SPEC"],
+    "reference": ["simulate", *ONE, "--engine", "reference", "--policy", "SPEC"],
+    "compare": ["compare", "expert", "SPEC", *ONE],
+    "report": ["report", "expert", "SPEC", *ONE, "--out", "rep"],
+    "pirates": ["balance", "pirates", *ONE, "--out", "bal", "--policy", "SPEC"],
+    "replay": [*REPLAY, "--policy", "SPEC"],
+    "replay-fast": [*REPLAY, "--engine", "fast", "--policy", "SPEC"],
+    "replay-html": [*REPLAY, "--format", "html", "--out", "game.html", "--policy", "SPEC"],
+    "play": ["play", "--level", "1", "--seed", "1", "--hint", "SPEC"],
+}
+PLAY_INPUT = "1\n?\n"                   # the first hazard, then a hint at its fight
+DECISION = r"\(decision \d+ of game \d+; level 1, seed \d+, step green, turn \d+\)"
+RAISED = (r"policy 'mine.py:boom(\[\w+=[\d.]+\])?' \(\S*mine.py, function boom\) raised "
+          r"ValueError: no fights at a fight decision " + DECISION + "$")
+FAST = r"policy 'mine.py:big' chose action id 9999 \(outside the action space\) at a hazard "
+OUTSIDE = {"fast": FAST + r"decision \(game 0, level 1, seed 1\): not a legal action; legal: "
+                          r"fight:\d+, fight:\d+$",
+           "reference": FAST + r"decision \(step green, turn 1\); legal: fight:\d+, fight:\d+$"}
+CASES = [(c, "boom", RAISED) for c in COMMANDS]
+CASES += [(c, "big", OUTSIDE["reference" if c in ("reference", "replay", "replay-html")
+                             else "fast"]) for c in COMMANDS if c != "play"]
+FRESH = {("simulate", "boom"), ("replay", "big")}       # the others: in this process
+
+
+def _args(command: str, func: str) -> list[str]:
+    return [f"mine.py:{func}" if a == "SPEC" else a for a in COMMANDS[command]]
+
+
+def _one_error_line(out, pattern):
+    output = out.stdout + out.stderr
+    errors = [line for line in output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and re.search(pattern, errors[0]), output[-3000:]
+    assert "Traceback" not in output
+
+
+def _fresh(args, cwd, input="", **env):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, input=input,
+                          capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, **env))
+
+
+@pytest.mark.parametrize("command, func, pattern", CASES,
+                         ids=[f"{c}-{f}" for c, f, _ in CASES])
+def test_a_mistake_while_playing_is_one_error_line_naming_the_decision(
+        tmp_path, command, func, pattern, fast_engine, friday_here):
+    fast_engine("expert")                  # the fresh processes find the engine in the cache
+    (tmp_path / "mine.py").write_text(MISTAKES)
+    args, stdin = _args(command, func), PLAY_INPUT if command == "play" else ""
+    if (command, func) in FRESH:
+        out = _fresh(args, tmp_path, stdin)
+    else:
+        out = friday_here(args, tmp_path, input=stdin)
+    assert out.returncode == 2, out.stdout + out.stderr
+    _one_error_line(out, pattern)
+    assert {p.name for p in tmp_path.iterdir()} <= {"mine.py", "__pycache__"}  # nothing written
+
+
+RARE = textwrap.dedent("""
+    from numba import njit
+    from sim import observation as O
+    from sim.rng import nb_below
+
+    @njit
+    def rare(obs, legal, n_legal, params, rng):
+        if obs[O.O_PHASE] == O.PH_FIGHT and nb_below(rng, 20000) == 3:
+            raise ValueError("rare")
+        return legal[nb_below(rng, n_legal)]
+""")
+
+
+def test_an_exception_in_any_thread_of_a_batch_stops_it_at_its_game(tmp_path, fast_engine):
+    """Level 1 game 2616 of seed 1 is the first to raise: rows and summaries, played by two
+    threads, name it (an exception inside a jitted batch is an answer, sim.fast.ask.RAISED:
+    Numba itself would lose one raised in a worker thread and play on)."""
+    from policies import load_policy
+    from sim.fast import run_batch, run_summary
+    from sim.rules import RuleError
+    fast_engine("expert")
+    (tmp_path / "rare.py").write_text(RARE)
+    policy = load_policy(f"{tmp_path}/rare.py:rare")
+    where = (r"'\S*rare.py:rare' \(\S*rare.py, function rare\) raised ValueError: rare at a "
+             r"fight decision \(decision \d+ of game 2616; level 1, seed 1, step ")
+    for play in (lambda: run_batch(1, 1, 0, 5000, policy, threads=2),
+                 lambda: run_summary(1, 1, 5000, policy, threads=2)):
+        with pytest.raises(RuleError, match=where):
+            play()
+
+
+LIMIT = r"did not return within 1 s at a (hazard|fight) decision " + DECISION
+
+
+@pytest.mark.parametrize("command", ["reference", "replay-fast", "play"])
+def test_a_decision_that_never_returns_stops_at_the_time_limit(tmp_path, command,
+                                                               fast_engine):
+    """FRIDAY_DECISION_SECONDS=1: the reference engine's run, the fast engine's single game
+    (replay: no decision finished within the limit) and play's hint, each one error line
+    within a few seconds, although the policy's thread still spins."""
+    fast_engine("expert")
+    (tmp_path / "mine.py").write_text(MISTAKES)
+    start = time.monotonic()
+    out = _fresh(_args(command, "forever"), tmp_path, PLAY_INPUT if command == "play" else "",
+                 FRIDAY_DECISION_SECONDS="1")
+    assert out.returncode == 2, out.stdout + out.stderr
+    _one_error_line(out, r"policy 'mine.py:forever' \(\S*mine.py, function forever\) " + LIMIT
+                    + r": an endless loop\? \(the limit of a decision: FRIDAY_DECISION_SECONDS")
+    assert time.monotonic() - start < 60
+
+
+def test_ctrl_c_stops_a_decision_that_never_returns(tmp_path, fast_engine):
+    """replay on the reference engine: the policy loops in jitted code in a worker thread
+    while the main thread takes Ctrl-C (policies.guard.interruptible); exit code 130."""
+    fast_engine("expert")
+    (tmp_path / "mine.py").write_text(MISTAKES + textwrap.dedent("""
+        @njit
+        def loud(obs, legal, n_legal, params, rng):
+            print("looping")                  # the test's cue: the loop has begun
+            return forever(obs, legal, n_legal, params, rng)
+    """))
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *REPLAY, "--policy",
+                             "mine.py:loud"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    try:
+        lines = []
+        while (line := proc.stdout.readline()) and "looping" not in line:
+            lines.append(line)
+        assert "looping" in line, "".join(lines) + proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in out + err and "aborted" in err
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "ten", "inf", "nan"])
+def test_a_time_limit_that_is_no_positive_number_is_refused(monkeypatch, text):
+    from policies.guard import decision_seconds
+    from sim.rules import RuleError
+    monkeypatch.setenv("FRIDAY_DECISION_SECONDS", text)
+    with pytest.raises(RuleError, match="FRIDAY_DECISION_SECONDS must be a positive number of "
+                                        f"seconds, not '{text}'"):
+        decision_seconds()
+    monkeypatch.setenv("FRIDAY_DECISION_SECONDS", "0.5")
+    assert decision_seconds() == 0.5
