@@ -3,6 +3,7 @@ the same fair continuations (R1.4), the costliest decisions, the figure and the 
 transcripts checked against the rules before any rollout; Ctrl-C keeps what is done."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -104,13 +105,21 @@ def test_a_transcript_that_breaks_a_rule_is_refused_before_any_rollout():
 
 def test_friday_review_prints_the_log_writes_rows_and_figure(tmp_path, friday_here):
     r = friday_here(["review", "--level", "4", "--seed", "3", "--game", "0", "--rollouts", "30",
-                     "--out", "r.parquet", "--figure", "r.png", "--top", "3"], tmp_path)
+                     "--out", "r.parquet", "--figure", "r.png", "--top", "3", "--html", "r.html"],
+                    tmp_path)
     assert r.returncode == 0, r.stderr
     assert "review: " in r.stdout and "costliest decisions:" in r.stdout
     assert r.stdout.count("\n  decision ") == 3
     rows = pd.read_parquet(tmp_path / "r.parquet")
     assert list(rows.columns) == V.COLUMNS and (rows.rollouts == 30).all()
     assert (tmp_path / "r.png").stat().st_size > 10_000
+    text = (tmp_path / "r.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
+                                text, re.S).group(1))
+    scored = [f for f in data["frames"] if "chance" in f]
+    assert len(scored) == rows.decision.nunique()        # the decisions with a choice
+    assert all(len(f["chance"]) == len(f["legal"]) and sum("best" in c for c in f["chance"]) == 1
+               for f in scored)
 
 
 def test_friday_review_of_the_table_game_sample(tmp_path, friday_here):

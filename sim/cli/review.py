@@ -28,6 +28,9 @@ OutOpt = Annotated[Optional[Path], typer.Option(help="Parquet file: one row per 
 FigureOpt = Annotated[Optional[Path], typer.Option(help="figure of the chance of winning over "
                                                         "the game (.png, .svg or .pdf)")]
 IdsOpt = Annotated[bool, typer.Option("--ids", help="tag every card with its id (#17)")]
+HtmlOpt = Annotated[Optional[Path], typer.Option(
+    "--html", help="the html replay's page of the game (FILE.html), every action's chance "
+                   "beside it")]
 
 
 @command(app)
@@ -35,8 +38,9 @@ def review(
     level: LevelNumber, seed: SeedOpt, game: GameOpt = 0, policy: PolicyOpt = "expert",
     deal: DealOpt = None, actions: ActionsOpt = None, rollouts: RolloutsOpt = 1000,
     rollout_policy: RollerOpt = "veteran", top: TopOpt = 5, out: OutOpt = None,
-    figure: FigureOpt = None, option: OptionOpt = [], cards: CardsOpt = None,
-    set_: SetOpt = [], ids: IdsOpt = False, force: ForceOpt = False, quiet: QuietOpt = False,
+    figure: FigureOpt = None, html: HtmlOpt = None, option: OptionOpt = [],
+    cards: CardsOpt = None, set_: SetOpt = [], ids: IdsOpt = False, force: ForceOpt = False,
+    quiet: QuietOpt = False,
 ):
     """Review one game: every legal action of every decision gets its chance of winning from
     there (fair continuations: every hidden order redrawn, R1.4, played out by
@@ -48,6 +52,7 @@ def review(
     check_level(level)
     check_file(out, (".parquet",), force)
     check_file(figure, (".png", ".svg", ".pdf"), force, "--figure")
+    check_file(html, (".html",), force, "--html")
     roll = _rollout_policy(rollout_policy)
     played = _play(level, seed, game, policy, deal, actions, option, cards, set_)
     rows, stopped = _review(V, played, rollouts, roll, quiet)
@@ -59,6 +64,10 @@ def review(
             "rollout_policy": roll.name, "deal": str(deal) if deal else None,
             "complete": not stopped}
     _write(V, rows, out, figure, meta, top)
+    if html is not None:
+        from sim.lab.files import write_text
+        write_text(html, V.replay_page(played, rows, who, ids))
+        typer.echo(f"wrote {html}")
     if stopped:
         typer.echo(f"interrupted: {rows.decision.nunique()} decisions reviewed, shown and "
                    "written", err=True)
@@ -78,13 +87,12 @@ def _play(level, seed, game, policy, deal, actions, option, cards, set_):
     """The game to review, played through (a transcript checked against the rules here)."""
     from policies.scripted import ScriptedPolicy
     from sim.deal import load_deal
-    from sim.fast.layout import card_table
     from sim.lab.review import play_through
     options, table = parse_options(option), load_cards(cards, set_)
     deal_dict = load_deal(str(deal)) if deal else None
     steps = ScriptedPolicy.from_file(actions).actions if actions is not None else None
     return play_through(level, seed, game, policy if steps is None else None, deal_dict, steps,
-                        options, None if table.is_printed else card_table(table))
+                        options, table)
 
 
 def _write(V, rows, out, figure, meta, top):

@@ -43,16 +43,20 @@ class Played:
     events_before: list = field(default_factory=list)
     end: object = None
     note: str = ""
+    cards: object = None            # the card table (sim.cardtable; None: the printed one)
 
 
 def play_through(level: int, seed: int, game: int, policy=None, deal=None, actions=None,
-                 options=None, table=None) -> Played:
+                 options=None, cards=None) -> Played:
     """Play the game: by ``policy`` (a spec or Policy), or by the ``actions`` (names or ids,
-    a transcript) from ``deal``; every action is checked against the rules here, before any
-    rollout (RuleError naming the decision)."""
+    a transcript) from ``deal``, with the card table ``cards`` (sim.cardtable); every action
+    is checked against the rules here, before any rollout (RuleError naming the decision)."""
+    from ..fast.layout import card_table
     from ..play import Game
-    g = Game.new(level, seed, game, options, deal, trace=True, table=table)
-    played = Played(start=g.clone())
+    edited = cards is not None and not cards.is_printed
+    g = Game.new(level, seed, game, options, deal, trace=True,
+                 table=card_table(cards) if edited else None)
+    played = Played(start=g.clone(), cards=cards if edited else None)
     if actions is None:
         from policies import load_policy
         pol = load_policy(policy) if isinstance(policy, str) else policy
@@ -220,7 +224,7 @@ def log_with_review(played: Played, rows: pd.DataFrame, ids: bool = False) -> li
     from ..play.render import render_marked
     from ..trace import header
     g = played.end
-    head = header("fast", g.level, g.seed, g.game, "reviewed", g.options)
+    head = header("fast", g.level, g.seed, g.game, "reviewed", g.options, played.cards)
     events = [head] + g.trace
     lines, before = render_marked(events, ids)
     text = ["".join(t for t, _ in line).rstrip() for line in lines]
@@ -337,3 +341,22 @@ class Coach:
             self._g.step(int(action))
         self.decision += 1
         self._out = None
+
+
+def replay_page(played: Played, rows: pd.DataFrame, who: str, ids: bool = False) -> str:
+    """The html replay's page of the reviewed game (sim.play.html), each action's chance of
+    winning beside it ('best' on the best action's)."""
+    from ..play.html import replay_page as page
+    from ..trace import header
+    g, decisions = played.start.clone(), []
+    for action, n in zip(played.actions, played.events_before):
+        decisions.append((g.observation, g.legal_actions(), action, n))
+        g.step(action)
+    chances = {}
+    for r in rows.itertuples():
+        chances.setdefault(r.decision, {})[action_id(r.action)] = \
+            f"{r.chance:.1%} [{r.low:.1%}, {r.high:.1%}]" + (" best" if r.best else "")
+    end = played.end
+    head = header("fast", end.level, end.seed, end.game, f"{who}, reviewed", end.options,
+                  played.cards)
+    return page(head, end.trace, decisions, ids, chances)

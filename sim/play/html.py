@@ -127,16 +127,18 @@ def frame(obs, events) -> dict:
     return f
 
 
-def frames(head: dict, trace, decisions, ids: bool = False):
+def frames(head: dict, trace, decisions, ids: bool = False, chances=None):
     """(the game log's lines, one frame per decision and one for the end): each frame with the
     lines of the log that led to it (``log``: from, to), a sort3 line held back until sort3
     is done, as ``friday play`` prints it.  The end has no observation of its own (no player
-    is asked): its frame is the last decision's table with the trace's result, life and step."""
+    is asked): its frame is the last decision's table with the trace's result, life and step.
+    ``chances`` (a reviewed game, ``friday review --html``): per decision index, per action
+    id, the words of its chance of winning; a frame's ``chance`` lists them in menu order."""
     names = CardNames(head["cards"], ids)
     events = [head] + list(trace)
     lines, before = render_marked(events, ids)
     out, shown = [], 0
-    for obs, legal, action, n in decisions:
+    for d, (obs, legal, action, n) in enumerate(decisions):
         phase, cut = int(obs[O.O_PHASE]), n + 1
         if phase in SORT_PHASES:
             cut = max(i for i in range(cut) if events[i].get("ability") == "sort3")
@@ -149,11 +151,14 @@ def frames(head: dict, trace, decisions, ids: bool = False):
                  legal=[[action_name(a), describe_action(names, obs, a)] for a in menu],
                  log=[shown, max(shown, before[cut])])
         shown = f["log"][1]
+        if chances and d in chances:
+            f["chance"] = [chances[d].get(a, "") for a in menu]
         out.append(f)
     ev = events[-1]
     last = out[-1] if out else {"turn": 0, "max_life": ev["life"], "piles": [], "pirates": [],
                                 "offered": [], "sort": [], "top": [], "budget": 0}
-    end = {k: v for k, v in last.items() if k not in ("ask", "taken", "chosen", "legal")}
+    end = {k: v for k, v in last.items()
+           if k not in ("ask", "taken", "chosen", "legal", "chance")}
     end.update(life=ev["life"], step=STEP_NAMES.index(ev["step"]), log=[shown, len(lines)],
                end={"won": ev["won"], "score": ev["score"],
                     "says": "Robinson beats both pirates and wins" if ev["won"] else
@@ -168,10 +173,10 @@ def _json(data) -> str:
             .replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def replay_page(head: dict, trace, decisions, ids: bool = False) -> str:
+def replay_page(head: dict, trace, decisions, ids: bool = False, chances=None) -> str:
     """The page (a string): the game of ``head`` (its TRACE.md header), ``trace`` and the
-    decisions of ``record_game``."""
-    lines, fr = frames(head, trace, decisions, ids)
+    decisions of ``record_game``; each action's chance of winning where ``chances`` has it."""
+    lines, fr = frames(head, trace, decisions, ids, chances)
     title = (f"Friday, level {head['level']}, seed {head['seed']}, game {head['game']}: "
              f"{head['policy']}")
     table = head.get("x", {}).get("card_table", {})
