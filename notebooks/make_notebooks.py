@@ -201,7 +201,7 @@ The game: game 0 of seed 3 at level 4, played by the `expert`."""),
     ("code", """import os
 import matplotlib.pyplot as plt
 from sim import Game
-from sim.lab.review import costliest, decisions, figure, play_through, review
+from sim.lab.review import ReviewedDecision, costliest, decisions, figure, play_through, review
 
 ROLLOUTS = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 1000))   # continuations per action
 played = play_through(level=4, seed=3, game=0, policy="expert")
@@ -217,16 +217,18 @@ the best of several noisy estimates is optimistic)."""),
     ("code", """worst = costliest(rows, 5)
 worst[["decision", "turn", "step", "life", "phase", "taken", "chance", "best", "best_chance",
        "loss", "loss_low", "loss_high"]]"""),
-    ("markdown", """The table at the costliest decision, as the player saw it (a `Game` draws itself
-in a notebook): the same deal, stepped through the expert's moves up to that decision."""),
+    ("markdown", """The table at the costliest decision, as the player saw it, with every action's
+chance (a reviewed decision draws itself in a notebook, as a `Game` does):"""),
+    ("code", """ReviewedDecision(played, rows, int(worst.decision.iloc[0]))"""),
+    ("markdown", """The game itself can be stepped from there with other moves: `Game.new` deals the
+same game, and `g` alone in a cell draws it. Here the best action is played instead of the
+expert's:"""),
     ("code", """g = Game.new(level=4, seed=3, game=0)
 for action in played.actions[:int(worst.decision.iloc[0])]:
     g.step(action)
+best = rows[(rows.decision == worst.decision.iloc[0]) & rows.best].action.iloc[0]
+g.step(best)                         # the best action instead of the expert's
 g"""),
-    ("markdown", """Every action there, with its chance and interval:"""),
-    ("code", """rows[rows.decision == worst.decision.iloc[0]][["label", "taken", "best", "chance", "low",
-                                               "high", "vs_taken", "vs_taken_low",
-                                               "vs_taken_high"]]"""),
 ]
 
 

@@ -166,3 +166,17 @@ def test_ctrl_c_keeps_and_writes_the_decisions_reviewed(tmp_path):
     done = int(re.search(r"interrupted: (\d+) decisions", err)[1])
     assert rows.decision.nunique() == done and f"reviewed {done} decisions" in out
     assert (rows.rollouts == 20000).all()
+
+
+def test_a_reviewed_decision_draws_the_table_and_every_actions_chance():
+    import xml.etree.ElementTree as ET
+    played = V.play_through(1, 2, 0, policy="expert")
+    rows = V.review(played, rollouts=40)
+    d = int(rows.decision.iloc[0])
+    html = V.ReviewedDecision(played, rows, d)._repr_html_()
+    ET.fromstring(html)                                        # well-formed (inline SVG)
+    for r in rows[rows.decision == d].itertuples():
+        assert f"{r.label}: <b>{r.chance:.1%}</b>" in html.replace("&#x27;", "'")
+    assert html.count("(best)") == 1 and html.count("&#9654;") == 1
+    with pytest.raises(V.RuleError, match="was not reviewed"):
+        V.ReviewedDecision(played, rows, len(played.actions) + 5)

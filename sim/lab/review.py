@@ -360,3 +360,32 @@ def replay_page(played: Played, rows: pd.DataFrame, who: str, ids: bool = False)
     head = header("fast", end.level, end.seed, end.game, f"{who}, reviewed", end.options,
                   played.cards)
     return page(head, end.trace, decisions, ids, chances)
+
+
+class ReviewedDecision:
+    """Decision ``decision`` of a reviewed game, drawn as a ``Game`` draws itself
+    (sim.play.picture) with every action's chance of winning under the table: ``d`` in a
+    notebook cell shows it."""
+
+    def __init__(self, played: Played, rows: pd.DataFrame, decision: int):
+        self.rows = rows[rows.decision == decision]
+        if self.rows.empty:
+            raise RuleError(f"decision {decision} was not reviewed (one legal action, or past "
+                            "the review's end)")
+        self.g = played.start.clone()
+        for action in played.actions[:decision]:
+            self.g.step(action)
+        self.decision = decision
+
+    def _repr_html_(self) -> str:
+        from html import escape
+        from ..play.picture import position_html, table_rows
+        lines = [f"{'&#9654; ' if r.taken else ''}{escape(r.label)}: <b>{r.chance:.1%}</b> "
+                 f"[{r.low:.1%}, {r.high:.1%}]{' (best)' if r.best else ''}"
+                 for r in self.rows.sort_values("chance", ascending=False).itertuples()]
+        g = self.g
+        title = (f"Friday, level {g.level}, seed {g.seed}, game {g.game}: decision "
+                 f"{self.decision + 1}")
+        return position_html(g.observation, table_rows(g._T), title,
+                             f"{g.phase} decision; the chance of winning after each action:",
+                             "".join(f"<br/>{line}" for line in lines))

@@ -88,10 +88,10 @@ def _fight(obs, faces: dict) -> str:
                          f"<div>{head}{''.join(rows)}</div></div>")
 
 
-def position_html(obs, rows: list[dict], title: str, waiting: str) -> str:
+def position_html(obs, rows: list[dict], title: str, waiting: str, below: str = "") -> str:
     """The position of observation ``obs`` (module docstring) under the card table ``rows``
     (TRACE.md header rows), headed ``title``, ending with the line ``waiting`` (the decision
-    and its legal actions, or the result)."""
+    and its legal actions, or the result), then the HTML ``below`` (a review's chances)."""
     obs = np.asarray(obs)
     faces = card_faces(rows)
     step = int(obs[O.O_STEP])
@@ -114,7 +114,7 @@ def position_html(obs, rows: list[dict], title: str, waiting: str) -> str:
     if top := known_top(obs):
         parts.append(_box("on top of the stack, as put there",
                           _cards(faces, [f"r{c}" for c in top])))
-    parts.append(f'<div style="margin-top:4px">{escape(waiting)}</div>')
+    parts.append(f'<div style="margin-top:4px">{escape(waiting)}{below}</div>')
     return (f'<div class="friday-position" style="font:13px/1.35 sans-serif;background:#1f6f5c;'
             f'color:#222;padding:6px;border-radius:8px;max-width:760px">'
             f'<div style="background:#f4f1e8;padding:6px;border-radius:6px">{"".join(parts)}'
