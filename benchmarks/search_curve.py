@@ -54,12 +54,15 @@ def figure(specs, results, level, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 5))
-    for spec in specs:
+    fig, ax = plt.subplots(figsize=(9, 6.5))
+    for i, spec in enumerate(specs, 1):             # numbered points, the specs in the legend
         won, _, secs = results[spec]
         r, lo, hi = stats.rate_with_interval(int(won.sum()), len(won))
-        ax.errorbar([secs], [r], yerr=[[r - lo], [hi - r]], fmt="o", capsize=3)
-        ax.annotate(spec, (secs, r), textcoords="offset points", xytext=(5, -10), fontsize=7)
+        ax.errorbar([secs], [r], yerr=[[r - lo], [hi - r]], fmt="o", capsize=3,
+                    label=f"{i}: {spec}")
+        ax.annotate(str(i), (secs, r), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=7, ncol=1,
+              frameon=False)
     ax.set_xscale("log")
     ax.set_xlabel("time per game per core (s, log scale)")
     ax.set_ylabel(f"win rate at level {level} (95% Wilson interval)")
