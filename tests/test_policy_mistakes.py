@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
 
@@ -137,17 +136,16 @@ LIMIT = r"did not return within 1 s at a (hazard|fight) decision " + DECISION
 def test_a_decision_that_never_returns_stops_at_the_time_limit(tmp_path, command,
                                                                fast_engine):
     """FRIDAY_DECISION_SECONDS=1: the reference engine's run, the fast engine's single game
-    (replay: no decision finished within the limit) and play's hint, each one error line
-    within a few seconds, although the policy's thread still spins."""
+    (replay: no decision finished within the limit) and play's hint, each one error line,
+    and the process ends although the policy's thread still spins (a hang would meet
+    ``_fresh``'s timeout; no wall-clock time is asserted: a loaded machine must pass)."""
     fast_engine("expert")
     (tmp_path / "mine.py").write_text(MISTAKES)
-    start = time.monotonic()
     out = _fresh(_args(command, "forever"), tmp_path, PLAY_INPUT if command == "play" else "",
                  FRIDAY_DECISION_SECONDS="1")
     assert out.returncode == 2, out.stdout + out.stderr
     _one_error_line(out, r"policy 'mine.py:forever' \(\S*mine.py, function forever\) " + LIMIT
                     + r": an endless loop\? \(the limit of a decision: FRIDAY_DECISION_SECONDS")
-    assert time.monotonic() - start < 60
 
 
 def test_ctrl_c_stops_a_decision_that_never_returns(tmp_path, fast_engine):
