@@ -12,11 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rng import nb_mix64, nb_next
-from .layout import A_I64_2, ARG_TYPES, G_L, G_PR, G_S, S_DEBUG, S_NLEGAL, S_SORT_EV, S_TRACE
-from .machine import clone_into, resample_hidden
+from .layout import A_I64_2, ARG_TYPES, G_L, G_S, S_NLEGAL
 from .numba_wall import address_of, field, lean_jit, signature_of
-from .search import _G, _rollout, _scratch
+from .search import _rollout, _scratch, determinize
 
 
 @lean_jit
@@ -24,15 +22,8 @@ def evaluate(gp, dp, tp, f, seed0, rk, OUT):
     """OUT[k, i] for k < OUT.shape[0] and the legal actions i of the decision ``gp`` waits
     for (module docstring); ``dp``, ``tp`` scratch states, ``rk`` uint64[1]."""
     n, L = field(gp, G_S)[S_NLEGAL], field(gp, G_L)
-    dS, dPR = field(dp, G_S), field(dp, G_PR)
     for k in range(OUT.shape[0]):
-        rk[0] = nb_mix64(seed0 + np.uint64(k + 1) * _G)      # continuation k's stream
-        clone_into(gp, dp)
-        dS[S_TRACE] = 0                            # the copy neither traces nor records,
-        dS[S_DEBUG] = 0
-        dS[S_SORT_EV] = -1                         # nor fills a pending sort3 event
-        resample_hidden(dp, rk)
-        dPR[0] = nb_next(rk)
+        determinize(gp, dp, rk, seed0, k, True)
         for i in range(n):
             OUT[k, i] = _rollout(dp, tp, f, L[i])
 

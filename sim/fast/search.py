@@ -86,6 +86,22 @@ def search_stream(seed, game):
 
 
 @lean_jit(inline=True)
+def determinize(gp, dp, rk, seed0, k, fair):
+    """Continuation ``k`` of the decision ``gp`` waits for: ``dp`` a copy of the game that
+    neither traces nor records; with ``fair`` every hidden order redrawn (``resample_hidden``,
+    R1.4) and the engine's stream restarted, from the stream (seed0, k) kept in ``rk``."""
+    rk[0] = nb_mix64(seed0 + np.uint64(k + 1) * _G)
+    clone_into(gp, dp)
+    dS = field(dp, G_S)
+    dS[S_TRACE] = 0
+    dS[S_DEBUG] = 0
+    dS[S_SORT_EV] = -1                             # nor fills a pending sort3 event
+    if fair:
+        resample_hidden(dp, rk)
+        field(dp, G_PR)[0] = nb_next(rk)
+
+
+@lean_jit(inline=True)
 def _rollout(dp, tp, f, action):
     """Play ``action`` on a copy of the determinization, then the base policy to the end."""
     clone_into(dp, tp)
@@ -155,17 +171,9 @@ def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
         K = max(1, min(K, np.int64(sp[SP_BUDGET]) // n))
     margin = np.int64(sp[SP_MARGIN])
     z = sp[SP_PRUNE]
-    dS, dPR = field(dp, G_S), field(dp, G_PR)
     total = 0
     for k in range(K):
-        rk[0] = nb_mix64(seed0 + np.uint64(k + 1) * _G)      # continuation k's stream
-        clone_into(gp, dp)
-        dS[S_TRACE] = 0                            # the copy neither traces nor records,
-        dS[S_DEBUG] = 0
-        dS[S_SORT_EV] = -1                         # nor fills a sort3 event of the trace
-        if sp[SP_SEES_ALL] == 0:                   # the fair search: a determinization
-            resample_hidden(dp, rk)
-            dPR[0] = nb_next(rk)
+        determinize(gp, dp, rk, seed0, k, sp[SP_SEES_ALL] == 0)   # plain copies: UNFAIR
         bw = _rollout(dp, tp, f, cand[bi])
         wins[bi] += bw
         tried[bi] += 1
