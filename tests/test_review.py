@@ -135,7 +135,7 @@ def test_friday_review_of_the_table_game_sample(tmp_path, friday_here):
     (["--out", "/proc/r.parquet"], "cannot write into /proc"),
     (["--out", "r.csv"], "--out must end in .parquet"),
     (["--figure", "f.txt"], "--figure must end in"),
-    (["--rollout-policy", "search"], "--rollout-policy must be a plain policy"),
+    (["--rollout-policy", "search"], "the rollout policy must be a plain fast-engine policy"),
     (["--rollout-policy", "nosuch"], "nosuch"),
     (["--rollouts", "5"], "--rollouts"),
 ])

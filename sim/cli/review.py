@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from sim.rules import RuleError, check_level, parse_options
+from sim.rules import check_level, parse_options
 from .common import (CardsOpt, ForceOpt, OptionOpt, PolicyOpt, QuietOpt, SeedOpt, SetOpt,
                      command, index_option, load_cards)
 
@@ -53,7 +53,7 @@ def review(
     check_file(out, (".parquet",), force)
     check_file(figure, (".png", ".svg", ".pdf"), force, "--figure")
     check_file(html, (".html",), force, "--html")
-    roll = _rollout_policy(rollout_policy)
+    roll = V.load_rollout_policy(rollout_policy)
     played = _play(level, seed, game, policy, deal, actions, option, cards, set_)
     rows, stopped = _review(V, played, rollouts, roll, quiet)
     who = f"actions {actions}" if actions is not None else policy
@@ -72,15 +72,6 @@ def review(
         typer.echo(f"interrupted: {rows.decision.nunique()} decisions reviewed, shown and "
                    "written", err=True)
         raise typer.Exit(130)
-
-
-def _rollout_policy(spec: str):
-    from policies import load_policy
-    roll = load_policy(spec)
-    if roll.searches or "fast" not in roll.engines:
-        raise RuleError(f"--rollout-policy must be a plain policy (not {roll.name}: it would "
-                        "take hours)")
-    return roll
 
 
 def _play(level, seed, game, policy, deal, actions, option, cards, set_):

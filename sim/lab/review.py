@@ -133,11 +133,23 @@ def decision_rows(g, decision: int, taken: int, OUT: np.ndarray, label) -> list[
                      "step": STEP_NAMES[int(obs[O.O_STEP])],
                      "phase": g.phase, "life": int(obs[O.O_LIFE]),
                      "pirate_fight": bool(obs[O.O_OPPONENT] >= 0 and obs[O.O_OPPONENT_IS_PIRATE]),
-                     "action": action_name(a), "label": label(a), "taken": i == t, "best": i == best,
+                     "action": action_name(a), "label": label(a), "taken": i == t,
+                     "best": i == best,
                      "rollouts": k, "wins": int(wins[i]), "chance": wins[i] / k,
                      "low": lo, "high": hi, "vs_taken": d.difference,
                      "vs_taken_low": d.low, "vs_taken_high": d.high})
     return rows
+
+
+def load_rollout_policy(policy):
+    """The policy (a spec or Policy) that plays the continuations: a plain fast-engine one
+    (a searching one would take hours: RuleError)."""
+    from policies import load_policy
+    pol = load_policy(policy) if isinstance(policy, str) else policy
+    if pol.searches or "fast" not in pol.engines:
+        raise RuleError(f"the rollout policy must be a plain fast-engine policy (not "
+                        f"{pol.name}: it would take hours)")
+    return pol
 
 
 def review(played: Played, rollouts: int = ROLLOUTS, rollout_policy=ROLLOUT_POLICY,
@@ -145,10 +157,7 @@ def review(played: Played, rollouts: int = ROLLOUTS, rollout_policy=ROLLOUT_POLI
     """One row per legal action of every decision with a choice (``decision_rows``).
     ``progress(done, total)`` after each decision; ``stop()`` true ends the review early
     (Ctrl-C): the rows of the decisions done are returned."""
-    from policies import load_policy
-    pol = load_policy(rollout_policy) if isinstance(rollout_policy, str) else rollout_policy
-    if pol.searches or "fast" not in pol.engines:
-        raise RuleError(f"the rollout policy must be a plain fast-engine policy, not {pol.name}")
+    pol = load_rollout_policy(rollout_policy)
     from ..names import CardNames
     from ..play.picture import table_rows
     g, start = played.start.clone(), played.start
@@ -175,9 +184,9 @@ def decisions(rows: pd.DataFrame) -> pd.DataFrame:
     """One row per decision: the action taken and its chance, the best and its chance, the
     chance lost with its paired interval, and whether that interval excludes 0 (``clear``)."""
     if rows.empty:
-        return pd.DataFrame(columns=["decision", "turn", "step", "phase", "life", "taken",
-                                     "chance", "best", "best_chance", "loss", "loss_low",
-                                     "loss_high", "clear"])
+        return pd.DataFrame(columns=["decision", "turn", "step", "phase", "life",
+                                     "pirate_fight", "taken", "chance", "best", "best_chance",
+                                     "loss", "loss_low", "loss_high", "clear"])
     taken = rows[rows.taken].set_index("decision")
     best = rows[rows.best].set_index("decision")
     out = pd.DataFrame({
@@ -196,7 +205,6 @@ def costliest(rows: pd.DataFrame, n: int = 5) -> pd.DataFrame:
 
 
 # --- what the review shows ----------------------------------------------------------------
-STEP_COLOURS = {"green": "#57a55a", "yellow": "#e8c13a", "red": "#d9534f", "pirates": "#8e44ad"}
 
 
 def chance_text(row) -> str:
@@ -246,13 +254,15 @@ def figure(rows: pd.DataFrame, title: str, top: int = 5):
     ``top`` costliest decisions marked."""
     import matplotlib
     import matplotlib.pyplot as plt
+    from ..play.picture import STEP_COLOURS
     d = decisions(rows)
     fig, ax = plt.subplots(figsize=(10, 4.2))
     if len(d):
         within = d.groupby("turn").cumcount()
         x = d.turn + within / d.groupby("turn").decision.transform("size")
         for step, part in d.assign(x=x).groupby("step", sort=False):
-            ax.axvspan(part.x.min() - 0.05, part.x.max() + 0.05, color=STEP_COLOURS[step],
+            ax.axvspan(part.x.min() - 0.05, part.x.max() + 0.05,
+                       color=STEP_COLOURS[STEP_NAMES.index(step)],
                        alpha=0.15, lw=0)
         t = rows[rows.taken].set_index("decision").loc[d.decision]
         ax.fill_between(x, t.low.values, t.high.values, color="#2e6da4", alpha=0.2, lw=0,
