@@ -147,7 +147,8 @@ def test_menu_order_elsewhere_is_the_engines():
 def test_hint_shows_every_actions_chance_and_coach_the_chance_each_move_lost(tmp_path):
     """? names every legal action's chance of winning (fair continuations, as friday review
     scores them: the same numbers); --coach adds after each move with a choice what it lost."""
-    from sim.lab.review import Coach, play_through, review
+    from sim.lab.coach import Coach
+    from sim.lab.review import play_through, review
     _, moves = expert_game()
     typed = "".join(f"?\n{action_name(a)}\n" for _, a in moves[:4]) + "q\n"
     result = play(typed, "--coach", "--rollouts", "40", "--save", str(tmp_path / "g.txt"))

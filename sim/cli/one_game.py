@@ -126,7 +126,7 @@ def play(
     and the built-in policies on the same deal; --save keeps your moves for friday review."""
     import secrets
     from sim.lab.files import check_file
-    from sim.lab.review import Coach
+    from sim.lab.coach import Coach
     from sim.play.terminal import play_in_terminal
     check_level(level)
     check_file(save, (".txt",), force, "--save")

@@ -108,7 +108,7 @@ class TerminalPlayer:
         from rich.console import Console
         self.console = Console(highlight=False, soft_wrap=True)
         self.hint = hint
-        self.coach, self.coach_every = coach, coach_every   # sim.lab.review.Coach, --coach
+        self.coach, self.coach_every = coach, coach_every   # sim.lab.coach.Coach, --coach
         self.names = CardNames(C.header_table(), ids)
         self.game = self.head = None    # set by play_in_terminal: the Game, its trace header
         self.printed = 0
