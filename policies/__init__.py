@@ -34,7 +34,7 @@ from sim.rules import RuleError
 from .guard import ask, callable_decide
 from .spec import format_value, parse_policy_spec
 
-BUILTIN = ("random_legal", "always_fight", "cull_green", "expert", "veteran")
+BUILTIN = ("random_legal", "always_fight", "cull_green", "expert", "veteran", "learned")
 SEARCH = ("search", "unfair_clairvoyant")   # on the fast engine's state: not in BUILTIN
 
 

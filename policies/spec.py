@@ -19,8 +19,8 @@ from sim.rules import RuleError
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # parameters whose value may be a name, not a number (the search policy: base=cull-green,
-# kinds=hazard+fight); the policy checks the name when it is loaded
-TEXT_PARAMS = ("base", "kinds")
+# kinds=hazard+fight; the learned policy: weights=FILE.json); the policy checks it when loaded
+TEXT_PARAMS = ("base", "kinds", "weights")
 _TEXT = re.compile(r"[A-Za-z0-9_.+/:-]+\Z")
 USAGE = "write NAME[PARAM=VALUE,...] or file.py:function[PARAM=VALUE,...]"
 

@@ -151,6 +151,11 @@ CASES += [
     (["play", "--level", "5"], "unknown level"),
     (["play", "--level", "1", "--hint", "nope"], "unknown policy 'nope'"),
     (["policies", "extra"], "unexpected extra argument"),
+    (["train", "--out", "old.json", "--data", "d", "--games", "1"], "old.json exists"),
+    (["train", "--out", "w.json", "--data", "old.png", "--games", "1"], "is a file"),
+    (["train", "--out", "w.json", "--data", "/sys/d", "--games", "1"], "/sys"),
+    (["train", "--out", "/sys/w.json", "--data", "d", "--games", "1"], "/sys"),
+    (["train", "--out", "w.json", "--data", "d", "--level", "0"], "level"),
 ]
 
 
@@ -166,7 +171,8 @@ FRESH = {"simulate --level 1 --games 10 --policy mine.py:half",
          "policies extra",
          "tune veteran --param value_weight=0.4:0.8 --level 1 --games-per-trial 10 --trials 1 "
          "--study old.db",
-         "replay --level 1 --seed 1 --format html --out old.html"}
+         "replay --level 1 --seed 1 --format html --out old.html",
+         "train --out w.json --data /sys/d --games 1"}
 assert FRESH <= {" ".join(a) for a, _ in CASES}
 
 
@@ -182,7 +188,7 @@ def test_bad_input_or_output_is_one_error_line_before_any_game(tmp_path, args, m
     (tmp_path / "mine.py").write_text(POLICIES)
     (tmp_path / "text.py").write_text(TEXT_PARAMS)
     (tmp_path / "a_folder").mkdir()
-    for name in ("old.parquet", "old.png", "old.csv", "old.html", "old.db"):
+    for name in ("old.parquet", "old.png", "old.csv", "old.html", "old.db", "old.json"):
         (tmp_path / name).write_bytes(b"precious")
     before = _files(tmp_path)
     quiet = ["--quiet"] if args[0] in ("simulate", "compare", "report", "balance") else []

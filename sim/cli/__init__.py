@@ -5,6 +5,7 @@
 * ``sim.cli.review``: review (one game, every decision scored by fair rollouts);
 * ``sim.cli.balance``: balance pirates, balance sweep;
 * ``sim.cli.tune``: tune (a policy's parameters, Optuna);
+* ``sim.cli.train``: train (the learned policy's network);
 * ``sim.cli.common``: the shared option types and the one place where bad input becomes an
   ``error:`` line (exit code 2) and Ctrl-C exit code 130.
 
@@ -16,7 +17,7 @@ import sys
 
 import typer
 
-from . import balance, games, one_game, review, tune
+from . import balance, games, one_game, review, train, tune
 
 # rich_markup_mode=None: Click's plain help, every paragraph rewrapped to the terminal; Rich's
 # markup would read "A:B:STEP" as an emoji, '[cluster]' as a tag, and show `--help <bool>`.
@@ -25,7 +26,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                        "Rules: docs/RULES.md (the rulebook, rules cited as R1..R10 and options "
                        "§O); traces: docs/TRACE.md.")
 app.registered_commands += (games.app.registered_commands + one_game.app.registered_commands
-                            + review.app.registered_commands + tune.app.registered_commands)
+                            + review.app.registered_commands + tune.app.registered_commands
+                            + train.app.registered_commands)
 app.add_typer(balance.app, name="balance")
 
 

@@ -1,0 +1,89 @@
+"""``friday train``: the learned policy's network trained on fair rollout evaluations
+(sim.lab.train), its weights written as a file that ``learned[weights=FILE]`` plays."""
+from __future__ import annotations
+
+import contextlib
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from sim.rules import parse_levels
+from .common import ClusterOpt, ForceOpt, LevelOpt, QuietOpt, SeedOpt, cluster_or_none, command
+
+app = typer.Typer()
+
+
+@command(app)
+def train(
+    out: Annotated[Path, typer.Option(help="the weights file to write (.json); the shipped "
+                                           "one is policies/learned.json")],
+    data: Annotated[Path, typer.Option(help="folder for the gathered records (one file per "
+                                            "chunk): a rerun continues from what it holds")],
+    level: LevelOpt = "all", seed: SeedOpt = 11,
+    games: Annotated[int, typer.Option(min=1, max=1_000_000,
+                                       help="games per round and level")] = 200,
+    rounds: Annotated[int, typer.Option(min=1, max=20, help="rounds: the first played by "
+                                        "the veteran, each later one by the network so "
+                                        "far")] = 2,
+    rollouts: Annotated[int, typer.Option(min=1, max=100_000, help="fair continuations "
+                                          "per decision, every legal action on each")] = 100,
+    hidden: Annotated[int, typer.Option(min=1, max=1024, help="hidden units")] = 16,
+    workers: Annotated[Optional[int], typer.Option(min=1, help="worker processes (default: "
+                                                   "all cores)")] = None,
+    force: ForceOpt = False, quiet: QuietOpt = False, cluster: ClusterOpt = None,
+):
+    """Train the learned policy: gather every legal action's winning chance at the hazard and
+    fight decisions of GAMES games per level and round (fair rollouts, as friday review),
+    fit a small network to them, write its weights to --out.  Ctrl-C keeps every finished
+    chunk in --data: the same command continues."""
+    from sim.lab.files import check_file
+    from sim.lab.train import Plan, check_data_folder, check_trainer
+    check_trainer()
+    plan = Plan(levels=tuple(parse_levels(level)), seed=seed, games=games, rounds=rounds,
+                rollouts=rollouts, hidden=hidden)
+    check_file(out, (".json",), force)
+    check_data_folder(data, plan)
+    made_by = "friday " + shlex.join(sys.argv[1:])
+    typer.echo(f"friday train: levels {','.join(map(str, plan.levels))}, {games} games per "
+               f"level in each of {rounds} rounds (seed {seed}), {rollouts} continuations per "
+               f"decision, records in {data}/")
+    with cluster_or_none(cluster) as dask, _executor(dask, workers) as executor:
+        result = _run(plan, data, made_by, executor, quiet)
+    _write(out, *result)
+
+
+@contextlib.contextmanager
+def _executor(dask, workers):
+    """Dask's executor with --cluster, else a pool of local worker processes."""
+    if dask is not None:
+        yield dask.client.get_executor()
+        return
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+    with ProcessPoolExecutor(workers or os.cpu_count(), mp_context=get_context("spawn")) as ex:
+        yield ex
+
+
+def _run(plan, data, made_by, executor, quiet):
+    from sim.lab.train import train as run
+    result = run(plan, data, made_by, executor, quiet)
+    if result is None:
+        typer.echo(f"interrupted: the finished chunks are kept in {data}/; the same command "
+                   "continues", err=True)
+        raise typer.Exit(130)
+    return result
+
+
+def _write(out: Path, text: str, record: dict):
+    from sim.lab.files import write_text
+    write_text(out, text)
+    fit = record["fit"]
+    typer.echo(f"{record['data']['decisions']:,} decisions ({record['data']['candidates']:,} "
+               f"candidates) from {record['data']['games']:,} games; held out: correlation "
+               f"{fit['held_out_correlation']}, best action agreed {fit['held_out_best_agrees']:.1%}"
+               f", chance lost {fit['held_out_chance_lost_per_decision']:.4f} per decision")
+    typer.echo(f"wrote {out}: play it as learned[weights={out}]")
