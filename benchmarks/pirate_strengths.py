@@ -9,41 +9,50 @@ hardest and easiest pirate by win rate when drawn differ (two-proportion z-test)
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from sim.lab.script import ArgumentParser  # noqa: E402
+from sim.lab.stats import two_proportion_p  # noqa: E402
 
 
-def study(folder: Path) -> tuple[pd.DataFrame, str, str]:
-    """A study's table, its policy and its command (from its pirates.md)."""
+def study(folder: Path) -> tuple[pd.DataFrame, str, str, str]:
+    """A study's table, its policy, its command and its what-if verdict (from its pirates.md;
+    "" without a what-if)."""
     table = pd.read_csv(folder / "pirates.csv")
     md = (folder / "pirates.md").read_text()
     command = re.search(r"Made by `([^`]+)`", md).group(1)
     policy = re.search(r"policy `([^`]+)`", md).group(1)
-    return table, policy, command
+    what_if = re.search(r"^\* What-if \(level \d\): (.+)$", md, re.M)
+    return table, policy, command, what_if.group(1) if what_if else ""
 
 
 def pct(rate, lo, hi) -> str:
     return f"{rate:.2%} [{lo:.2%}, {hi:.2%}]" if rate == rate else "n/a"
 
 
-def z_test(k1, n1, k2, n2) -> float:
-    """Two-sided two-proportion z-test (pooled)."""
-    p = (k1 + k2) / (n1 + n2)
-    se = np.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
-    return float(2 * stats.norm.sf(abs(k1 / n1 - k2 / n2) / se)) if se > 0 else 1.0
+def fmt_p(p: float) -> str:
+    return "< 1e-300" if p == 0 else f"{p:.2g}"
+
+
+MEASURE = ("Which measure says how hard a pirate is? Both pirates are known from the start "
+           "(R2.4), so a good player builds the deck for them. *Beaten when faced* conditions "
+           "on reaching the pirate with that deck: a strong player's preparation shows as a "
+           "rate near 100% that hides what the preparation cost earlier. *Win rate when "
+           "drawn* counts the whole game, preparation and fight: what a player drawing that "
+           "pirate can expect. It is the measure that answers \"how hard is this pirate for "
+           "this player\", and the tables are ranked by it; beaten when faced says where "
+           "the difficulty lies, in the final fight or before it.")
 
 
 def level_section(level: int, studies: list) -> list[str]:
-    have = [(pol, t[t.level == level].set_index("label")) for t, pol, _ in studies
+    have = [(pol, t[t.level == level].set_index("label")) for t, pol, _, _ in studies
             if (t.level == level).any()]
     labels = have[0][1].sort_values("win_when_drawn_rate").index
     head = "| pirate | " + " | ".join(
@@ -63,10 +72,12 @@ def level_section(level: int, studies: list) -> list[str]:
         hard, easy = t.win_when_drawn_rate.idxmin(), t.win_when_drawn_rate.idxmax()
         k = lambda lab: (t.loc[lab].win_when_drawn_rate * t.loc[lab].win_when_drawn_n,
                          t.loc[lab].win_when_drawn_n)
-        p = z_test(*k(hard), *k(easy))
+        p = two_proportion_p(*k(hard), *k(easy))
+        pairs = len(t) * (len(t) - 1) // 2         # the extremes are picked from all pairs
         spread = t.loc[easy].win_when_drawn_rate - t.loc[hard].win_when_drawn_rate
         lines.append(f"* {pol}: hardest **{hard}**, easiest **{easy}**, {spread:+.2%} apart "
-                     f"(two-proportion z-test p {'< 1e-300' if p == 0 else f'= {p:.2g}'}); beaten when faced from "
+                     f"(two-proportion z-test p {fmt_p(p)}, "
+                     f"Bonferroni over the {pairs} pairs {fmt_p(min(1.0, p * pairs))}); beaten when faced from "
                      f"{t.beaten_rate.min():.2%} to {t.beaten_rate.max():.2%}.")
     for i in range(len(have)):
         for j in range(i + 1, len(have)):
@@ -80,7 +91,7 @@ def level_section(level: int, studies: list) -> list[str]:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path, help="study folders (--out of friday "
                     "balance pirates), weakest policy first")
     ap.add_argument("--out", type=Path, required=True, help="the Markdown page to write")
@@ -92,14 +103,18 @@ def main(argv=None):
         if not (f / "pirates.csv").exists() or not (f / "pirates.md").exists():
             ap.error(f"{f} holds no study (pirates.csv and pirates.md of friday balance pirates)")
     studies = [study(f) for f in args.folders]
-    levels = sorted(set().union(*(set(t.level) for t, _, _ in studies)))
+    levels = sorted(set().union(*(set(t.level) for t, _, _, _ in studies)))
     lines = ["# Pirate balance under three strengths", "",
              "Made by `python benchmarks/" + Path(__file__).name + " " +
              " ".join(str(f) for f in args.folders) + f" --out {args.out} --force` from the "
              "studies below (each row: its pirates.csv).  Intervals: 95% Wilson.", ""]
-    for t, pol, command in studies:
+    for t, pol, command, _ in studies:
         n = t.groupby("level").drawn.sum() // 2
-        lines.append(f"* `{pol}`: `{command}` ({', '.join(f'level {lv}: {g:,} games' for lv, g in n.items())}).")
+        lines.append(f"* `{pol}`: `{command}` ("
+                     + ", ".join(f"level {lv}: {g:,} games" for lv, g in n.items()) + ").")
+    lines += ["", MEASURE, "", "Fair value of the hardest pirate (each study's what-if):", ""]
+    lines += [f"* {pol}: {w.replace(' (see below)', '').rstrip('.')}." if w else f"* {pol}: not measured (no what-if in "
+              "its study)." for _, pol, _, w in studies]
     lines.append("")
     for lv in levels:
         lines += level_section(lv, studies)

@@ -272,14 +272,15 @@ def read_weights(path) -> tuple[np.ndarray, dict]:
 
 class LearnedPolicy(Policy):
     """``learned``: the named parameters (the veteran's and ``margin``) followed by the
-    network of the weights file (text parameter ``weights``: a path; default the shipped
-    policies/learned.json)."""
-    text_defaults = {"weights": ""}
+    network of the weights file (text parameter ``weights``: a path, or ``shipped``, the
+    default: policies/learned.json)."""
+    text_defaults = {"weights": "shipped"}
 
     def __init__(self, name, decide, params=None, description=DESCRIPTION, text=None):
         self.text_params = {**self.text_defaults, **(text or {})}
         super().__init__(name, decide, params if params is not None else PARAMS, description)
-        self.weights_file = Path(self.text_params["weights"] or WEIGHTS)
+        given = self.text_params["weights"]
+        self.weights_file = WEIGHTS if given == "shipped" else Path(given)
         tail, self.training = read_weights(self.weights_file)
         self.params = np.concatenate([self.params, tail])
 

@@ -105,3 +105,12 @@ def test_the_readme_pirate_numbers_are_results_pirates_csv():
     assert float(rate) == pytest.approx(100 * d.iloc[0]["beaten_rate"], abs=0.006)
     assert float(easy_rate) == pytest.approx(100 * d.iloc[-1]["beaten_rate"], abs=0.006)
     assert easiest == d.iloc[-1]["label"]
+
+
+def test_the_readme_strong_player_pirate_numbers_are_the_search_study():
+    low, high = re.search(r"the search beats every pirate in ([\d.]+)% to ([\d.]+)% of its "
+                          r"level-4 fights", flat(README)).groups()
+    table = pd.read_csv(ROOT / "results" / "pirates_search" / "pirates.csv")
+    d = table[table["level"] == 4]
+    assert float(low) == pytest.approx(100 * d["beaten_rate"].min(), abs=0.006)
+    assert float(high) == pytest.approx(100 * d["beaten_rate"].max(), abs=0.006)

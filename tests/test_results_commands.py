@@ -25,6 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MADE_BY = re.compile(r"Made by `([^`]+)`(?: at commit ([0-9a-f]{7,40}))?")
 SMALL = {"--games": "300", "--what-if-games": "200", "--validate-games": "300"}
+SMALL_SEARCH = {**SMALL, "--games": "6"}      # the search: about a second per game
 
 
 def made_by() -> list[tuple[Path, str, str | None]]:
@@ -58,7 +59,9 @@ def test_every_results_file_names_the_command_that_made_it():
 
 def small(argv: list[str]) -> list[str]:
     """The command with its game counts made small (the rest as written)."""
-    return [SMALL.get(prev, arg) for prev, arg in zip([""] + argv, argv)]
+    policies = [arg for prev, arg in zip([""] + argv, argv) if prev == "--policy"]
+    counts = SMALL_SEARCH if any(p.startswith("search") for p in policies) else SMALL
+    return [counts.get(prev, arg) for prev, arg in zip([""] + argv, argv)]
 
 
 def recorded(path: Path) -> list[str]:

@@ -39,6 +39,10 @@ def test_same_weights_whatever_the_workers_and_rounds_continue_a_folder(tmp_path
                   "2", *TINY, cwd=tmp_path)
     assert more.returncode == 0, more.stderr
     assert weights(tmp_path / "one.json") == weights(tmp_path / "two.json")
+    dask = friday("train", "--out", "dask.json", "--data", "d3", "--rounds", "2", "--cluster",
+                  "local:2", *TINY, cwd=tmp_path)
+    assert dask.returncode == 0, dask.stderr
+    assert weights(tmp_path / "one.json") == weights(tmp_path / "dask.json")
     assert weights(tmp_path / "r1.json") != weights(tmp_path / "two.json")
     assert sorted(p.name for p in (tmp_path / "d1").iterdir()) == \
         sorted(p.name for p in (tmp_path / "d2").iterdir())

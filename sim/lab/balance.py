@@ -170,7 +170,8 @@ def pirate_tests(table: pd.DataFrame) -> pd.DataFrame:
     """Every two pirates of one level: beaten-when-faced difference, z-test p, Holm p."""
     rows = []
     for x, y in combinations(table.to_dict("records"), 2):
-        kx, ky = (round(r["beaten_rate"] * r["beaten_n"]) for r in (x, y))
+        kx, ky = (round(r["beaten_rate"] * r["beaten_n"]) if r["beaten_n"] else 0
+                  for r in (x, y))                 # a pirate never faced: no test (p NaN)
         rows.append({"level": x["level"], "harder": x["label"], "easier": y["label"],
                      "difference": y["beaten_rate"] - x["beaten_rate"],
                      "p": two_proportion_p(kx, x["beaten_n"], ky, y["beaten_n"])})

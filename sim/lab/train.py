@@ -94,16 +94,19 @@ def gather_chunk(job: dict) -> dict:
     import os
     import signal
     import tempfile
+    import threading
     from policies import load_policy
-    if hasattr(signal, "SIGINT"):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)      # the parent stops the run
-    spec = job["behaviour"]
-    if job.get("weights"):
+    if threading.current_thread() is threading.main_thread():   # a local worker process:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)            # the parent stops the run
+    behaviour = load_policy(job["behaviour"])
+    if job.get("weights"):                  # the network so far, as text: a file to load
         fd, path = tempfile.mkstemp(suffix=".json")
-        with os.fdopen(fd, "w") as f:
-            f.write(job["weights"])
-        spec = f"learned[weights={path},margin={job['margin']}]"
-    behaviour = load_policy(spec)
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(job["weights"])
+            behaviour = load_policy(f"learned[weights={path},margin={job['margin']}]")
+        finally:
+            os.unlink(path)
     rollout = load_rollout_policy(job["rollout_policy"])
     games = [gather_game(job["level"], job["seed"], g, behaviour, rollout, job["rollouts"])
              for g in range(job["first"], job["last"])]
