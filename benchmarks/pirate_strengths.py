@@ -94,7 +94,8 @@ def main(argv=None):
     ap = ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folders", nargs="+", type=Path, help="study folders (--out of friday "
                     "balance pirates), weakest policy first")
-    ap.add_argument("--out", type=Path, required=True, help="the Markdown page to write")
+    ap.add_argument("--out", type=Path, default=Path("results/pirate_strengths.md"),
+                    help="the Markdown page to write")
     ap.add_argument("--force", action="store_true", help="overwrite --out")
     args = ap.parse_args(argv)
     if args.out.exists() and not args.force:

@@ -7,9 +7,12 @@ life, step, the deck's open contents, the fight) and of the action (its kind; th
 value, free cards and knowledge card; the ability used); the network was fitted to the
 winning chance each action had in fair rollouts (``sim.lab.train``).  The veteran's own
 choice is kept unless another candidate scores at least ``margin`` more.  Every other
-decision (targets, destroys, sort3, pirates) is the veteran's.  The weights are the module
-``policies.learned_weights``, written by ``friday train``; nothing but numpy and Numba is
-needed to play.
+decision (targets, destroys, sort3, pirates) is the veteran's.
+
+Parameters: the veteran's, ``margin`` (winning chance, 0.03), and ``weights`` (text: a weights
+file written by ``friday train``, or ``shipped``: policies/learned.json).  The network rides in
+the parameter vector after the named parameters (``LearnedPolicy``), so other weights need no
+recompilation; nothing but numpy and Numba is needed to play.
 """
 import hashlib
 import json
@@ -19,7 +22,6 @@ import numpy as np
 from numba import njit
 
 from policies import Policy
-
 from policies.arith import (ABILITY_WORTH, ability_of, card_value, cull_count, deck_mean,
                             hazard_free, hazard_value, is_food, stack_best_sum,
                             value_of)

@@ -152,7 +152,8 @@ class SearchPolicy(Policy):
         return lambda *args: search_api.batch(self, *args)
 
     def single_entry(self):
-        from sim.fast import search_api
+        from sim.fast import search, search_api
+        search.entry("single")      # compiled (or loaded) now: not inside a timed decision
         return lambda *args: search_api.single(self, *args)
 
     @property
