@@ -88,6 +88,25 @@ class Policy:
                                 f"number, not {value!r}")
         return Policy(self.name, self.decide, values, self.description)
 
+    def named_with(self, overrides: dict) -> tuple[dict, dict]:
+        """(numeric parameters, text parameters) with ``overrides`` set by name, each checked:
+        the new values of a policy whose class takes text parameters too (``text_defaults``:
+        search's base and kinds, learned's weights)."""
+        defaults = getattr(self, "text_defaults", {})
+        text, numeric = dict(getattr(self, "text_params", {})), {}
+        for key, value in overrides.items():
+            if key in defaults:
+                text[key] = str(value).strip()
+            elif key in self.param_names:
+                numeric[key] = value
+            else:
+                known = ", ".join(self.param_names + tuple(defaults))
+                raise RuleError(f"policy {self.name!r} has no parameter {key!r} (known: "
+                                f"{known})")
+        plain = Policy(self.name, self.decide, dict(zip(self.param_names, self.params)))
+        plain = plain.with_params(numeric)
+        return dict(zip(plain.param_names, plain.params)), text
+
     def reset(self, seed: int, game: int):
         """Start the policy's random stream for game ``game`` of seed ``seed`` (sim.rng)."""
         self.rng = np.array([policy_stream_start(seed, game)], dtype=np.uint64)

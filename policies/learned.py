@@ -287,16 +287,8 @@ class LearnedPolicy(Policy):
         self.params = np.concatenate([self.params, tail])
 
     def with_params(self, overrides: dict) -> "LearnedPolicy":
-        text, numeric = dict(self.text_params), {}
-        for key, value in overrides.items():
-            if key in self.text_defaults:
-                text[key] = str(value).strip()
-            else:
-                numeric[key] = value
-        named = dict(zip(self.param_names, self.params[:N_NAMED]))
-        plain = Policy(self.name, self.decide, named).with_params(numeric)
-        return type(self)(self.name, self.decide, dict(zip(plain.param_names, plain.params)),
-                          self.description, text)
+        named, text = self.named_with(overrides)
+        return type(self)(self.name, self.decide, named, self.description, text)
 
     def record(self) -> dict:
         data = self.weights_file.read_bytes()

@@ -105,21 +105,8 @@ class SearchPolicy(Policy):
         self.log = None                 # a list of decision-log frames (with_log)
 
     def with_params(self, overrides: dict) -> "SearchPolicy":
-        text = dict(self.text_params)
-        numeric = {}
-        for key, value in overrides.items():
-            if key not in self.text_defaults and key not in self.param_names:
-                known = ", ".join(self.param_names + tuple(self.text_defaults))
-                raise RuleError(f"policy {self.name!r} has no parameter {key!r} (known: "
-                                f"{known})")
-            if key in self.text_defaults:
-                text[key] = str(value).strip()
-            else:
-                numeric[key] = value
-        plain = Policy.with_params(Policy(self.name, self.decide,
-                                          dict(zip(self.param_names, self.params))), numeric)
-        return type(self)(self.name, None, dict(zip(plain.param_names, plain.params)),
-                            self.description, text)
+        named, text = self.named_with(overrides)
+        return type(self)(self.name, None, named, self.description, text)
 
     def with_log(self) -> "SearchPolicy":
         """A copy that keeps the decision log of every game it plays (``log``, frames)."""

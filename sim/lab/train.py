@@ -134,8 +134,8 @@ def candidate_rows(data: dict):
     """X (features of every candidate), y (TARGET_SCALE x its chance minus its decision's
     mean) and the decision of each row, from the records (policies.learned features)."""
     from policies import learned as Lp
-    from ..play import Game
-    static = Game.new(1, 0, 0).observation[O.CT:]
+    from ..cardtable import printed
+    static = O.card_block(printed())                # the training games' card table
     OBS = np.concatenate([data["obs"].astype(np.int64),
                           np.tile(static, (len(data["obs"]), 1))], axis=1)
     legal = data["legal"].astype(np.int64)
