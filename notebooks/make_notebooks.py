@@ -21,7 +21,9 @@ The classic advice for *Friday* is to lose weak fights in the green step on purp
 life to destroy bad start cards (R4.8). We compare, on the very same seeded deals (game g of
 the seed starts from the same stacks for every policy: common random numbers), the `expert`
 policy with and without its deliberate green losses (`expert[cull_max_missing=0]` never loses
-on purpose), and the simpler `cull-green` against `always-fight`. Every comparison is paired:
+on purpose), the stronger `veteran` and `learned` with and without the same rule, and the
+simpler `cull-green` against `always-fight`. (`learned[cull_max_missing=0]` drops the veteran's
+culling rule it starts from; its network may still end a fight where it scores that higher.) Every comparison is paired:
 the win-rate difference with Newcombe's interval for paired proportions, McNemar's exact test
 on the games one policy won and the other lost, and the paired mean score difference with its
 t interval (`sim.lab.stats`). Only the Python API `sim.lab` is used."""),
@@ -32,12 +34,13 @@ from sim.lab import compare_paired, long_frame, play_paired, plot_paired_differe
 GAMES = int(os.environ.get("FRIDAY_NOTEBOOK_GAMES", 100_000))   # games per policy and level
 SEED = 2024
 NEVER = "expert[cull_max_missing=0]"
-paired = play_paired(["expert", NEVER, "cull-green", "always-fight"], level="all",
+WITH_AND_WITHOUT = [("expert", NEVER), ("veteran", "veteran[cull_max_missing=0]"),
+                    ("learned", "learned[cull_max_missing=0]"), ("cull-green", "always-fight")]
+paired = play_paired([name for pair in WITH_AND_WITHOUT for name in pair], level="all",
                      games=GAMES, seed=SEED)
 summarize(paired)[["policy", "level", "games", "win_rate", "ci95_low", "ci95_high", "mean_score"]]"""),
     ("code", """comparison = compare_paired(paired)
-pairs = comparison[((comparison.a == "expert") & (comparison.b == NEVER)) |
-                   ((comparison.a == "cull-green") & (comparison.b == "always-fight"))]
+pairs = comparison[[(a, b) in WITH_AND_WITHOUT for a, b in zip(comparison.a, comparison.b)]]
 pairs[["level", "a", "b", "games", "win_diff", "win_diff_low", "win_diff_high", "a_only",
        "b_only", "mcnemar_p_holm", "score_diff", "score_diff_low", "score_diff_high",
        "score_p_holm"]]"""),
