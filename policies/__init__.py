@@ -191,7 +191,7 @@ def load_policy(spec, params: dict | None = None) -> Policy:
         params_of_module = getattr(inspect.getmodule(py), "PARAMS", None)   # as a file spec
         where = f"{name!r} ({source}, function {name})" if source else repr(name)
         _check_decide(where, py)
-        policy = _origin(Policy(name, spec, _check_params(where, params_of_module),
+        policy = _origin(Policy(name, spec, _check_params(where, params_of_module, py),
                                 (py.__doc__ or "").strip()), name, source)
     else:
         parsed = parse_policy_spec(spec)
@@ -225,8 +225,19 @@ def _check_decide(where: str, py):
                         f"not the 5 of {DECIDE}") from None
 
 
-def _check_params(where: str, params) -> dict:
-    """A policy's PARAMS (None: none), checked: names mapped to finite numbers."""
+def _check_params(where: str, params, py=None) -> dict:
+    """A policy's PARAMS (None: none), checked: names mapped to finite numbers.  A decide made
+    by policies.strategy.with_rules (``py``) plays a base's rules, which read the base's
+    parameters first: its PARAMS must start with them (None: the base's)."""
+    base = getattr(py, "base_params", None)
+    if base is not None:
+        name = py.base_name
+        if params is None:
+            return dict(base)
+        if not isinstance(params, dict) or list(params)[:len(base)] != list(base):
+            raise RuleError(f"policy {where} plays {name}'s rules, so its PARAMS must start "
+                            f"with {name}'s {len(base)} parameters in their order: PARAMS = "
+                            f"{{**{name.replace('-', '_')}.PARAMS, ...}}")
     if params is None:
         return {}
     if not isinstance(params, dict):
@@ -294,6 +305,6 @@ def _load_file_policy(spec: str) -> Policy:
     if not hasattr(decide, "py_func"):
         from numba import njit
         decide = njit(decide)
-    params = _check_params(repr(spec), getattr(module, "PARAMS", None))
+    params = _check_params(repr(spec), getattr(module, "PARAMS", None), decide.py_func)
     policy = Policy(f"{path}:{func}", decide, params, (decide.py_func.__doc__ or "").strip())
     return _origin(policy, policy.name, str(file))

@@ -9,13 +9,50 @@
 """
 from numba import njit
 
-from policies.base import default_decide
+from policies import strategy
+from policies.base import destroy_choice, draw_or_stop, hazard_choice, helpful_ability, \
+    pirate_choice
 
 NAME = "always-fight"
 DESCRIPTION = "wins every fight it can, pays life down to a reserve, never loses on purpose"
 PARAMS = {"reserve": 3.0}
+P = strategy.param_index(PARAMS)
+NEVER_SKIP = 1000.0       # skip_above / lose_if_missing_over that no value reaches
+
+
+@njit(cache=True, _nrt=False)
+def hazard(obs, legal, n_legal, params):
+    """R3: the best knowledge for the least shortfall; never skips."""
+    return hazard_choice(obs, legal, n_legal, 1.0, NEVER_SKIP, 1.0, 0.0)
+
+
+@njit(cache=True, _nrt=False)
+def pirate(obs, legal, n_legal, params):
+    """R9.1: the easier pirate first."""
+    return pirate_choice(obs, legal, n_legal, False)
+
+
+@njit(cache=True, _nrt=False)
+def ability(obs, legal, n_legal, params):
+    """R4.4: policies.base.helpful_ability."""
+    return helpful_ability(obs, legal, n_legal)
+
+
+@njit(cache=True, _nrt=False)
+def fight(obs, legal, n_legal, params):
+    """R4.3: draw, then pay down to ``reserve`` while the cards left could win."""
+    return draw_or_stop(obs, legal, n_legal, params[P.reserve], NEVER_SKIP)
+
+
+@njit(cache=True, _nrt=False)
+def destroy(obs, legal, n_legal, params):
+    """R4.8: aging cards first, then cards worth below 0."""
+    return destroy_choice(obs, legal, n_legal, -1.0)
+
+
+RULES = strategy.Rules(hazard, pirate, ability, strategy.target, fight, destroy, strategy.sort3)
 
 
 @njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
-    return default_decide(obs, legal, n_legal, params[0], 1000, -1.0, 1.0, 1000.0)
+    return strategy.by_rules(obs, legal, n_legal, params, RULES)

@@ -1,8 +1,8 @@
 """Sensible defaults for every decision, and the player's arithmetic, for all policies.
 
-A policy file overrides only what it cares about and hands every other decision to
-``default_decide``.  Everything here reads the observation only (R1.4) and is Numba code, so
-it runs unchanged under both engines.
+Each decision's default with its settings as arguments: the built-in policies' rules
+(policies.strategy) call them with their named parameters.  Everything here reads the
+observation only (R1.4) and is Numba code, so it runs unchanged under both engines.
 
 Defaults, decision by decision:
 * hazard (R3): fight the hazard with the best ``knowledge - value`` trade-off (its current
@@ -128,18 +128,24 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
     return best
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
-    """R4: abilities first, then free cards, then paid cards while it pays off, else end."""
-    total = fight_total(obs)
-    value = effective_value(obs)
-    missing = value - total
-    pirate = obs[O.O_OPPONENT_IS_PIRATE] != 0
-    # abilities, best first: life whenever it is free, then the rest while behind
+@njit(cache=True, _nrt=False)
+def helpful_ability(obs, legal, n_legal):
+    """R4.4, R5: the first legal ability worth using now (ability_helps): life whenever it
+    is free, the rest while behind; policies.strategy.NO_ACTION (-1) if none."""
+    missing = effective_value(obs) - fight_total(obs)
     for i in range(n_legal):
         a = legal[i]
         if a >= A_USE and a < A_USE + N_CARDS and ability_helps(obs, a - A_USE, missing):
             return a
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def draw_or_stop(obs, legal, n_legal, reserve, lose_if_missing_over):
+    """R4: end a won fight; else draw a free card; else pay while the missing points are at
+    most ``lose_if_missing_over``, life stays at ``reserve`` or above and the cards left could
+    still win (pirates: always pay, R9.3); else end the fight."""
+    missing = effective_value(obs) - fight_total(obs)
     if missing <= 0 and has(legal, n_legal, A_END):
         return A_END
     if has(legal, n_legal, A_DRAW):
@@ -147,8 +153,9 @@ def fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
     if has(legal, n_legal, A_PAY):
         cost = obs[O.O_PAID_COST]
         affordable = math.floor((obs[O.O_LIFE] - reserve) / cost)   # exact: cost is 1 or 2
-        if pirate or (missing <= lose_if_missing_over and obs[O.O_LIFE] - cost >= reserve
-                      and can_still_win(obs, missing, affordable)):
+        if obs[O.O_OPPONENT_IS_PIRATE] != 0 or (
+                missing <= lose_if_missing_over and obs[O.O_LIFE] - cost >= reserve
+                and can_still_win(obs, missing, affordable)):
             return A_PAY
     if has(legal, n_legal, A_END):
         return A_END
@@ -240,27 +247,3 @@ def pirate_choice(obs, legal, n_legal, hardest_first):
         if key > best_key:
             best, best_key = legal[i], key
     return best
-
-
-@njit(cache=True, _nrt=False, inline='always')
-def default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
-                   value_weight, skip_above, knowledge_weight=1.0, hardest_first=False,
-                   pirate_prep=0.0):
-    """Every decision with the defaults of the module docstring."""
-    phase = obs[O.O_PHASE]
-    if phase == O.PH_FIGHT:
-        return fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over)
-    if phase == O.PH_HAZARD:
-        return hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight,
-                             pirate_prep)
-    if phase == O.PH_TARGET:
-        return pick_target(obs, legal, n_legal)
-    if phase == O.PH_MORE:
-        return A_MORE
-    if phase == O.PH_DESTROY:
-        return destroy_choice(obs, legal, n_legal, destroy_max_value)
-    if phase == O.PH_PIRATE:
-        return pirate_choice(obs, legal, n_legal, hardest_first)
-    if phase == O.PH_SORT_TAKE or phase == O.PH_SORT_DISCARD or phase == O.PH_SORT_ORDER:
-        return sort_decision(obs, legal, n_legal)
-    return legal[0]

@@ -1,30 +1,62 @@
 """cull-green: the classic advice, lose weak green fights on purpose to destroy bad cards.
 
 * green step, fight: once the free cards are out and the total is still short, it ends the
-  fight (a deliberate loss, R4.8) instead of paying, provided the fight holds a card worth
-  destroying (aging, or worth <= 0), the shortfall is at most ``max_missing`` and life stays
-  at ``min_life`` or above after paying it.
+  fight (a deliberate loss, R4.8) instead of paying or using an ability, provided the fight
+  holds a card worth destroying (aging, or worth <= 0), the shortfall is at most
+  ``max_missing`` and life stays at ``min_life`` or above after paying it.
 * destroy budget (R4.8): aging cards first, then -1s, then 0s.
 * otherwise plays like always-fight (``reserve`` as there).
 """
 from numba import njit
 
-from policies.base import default_decide, effective_value, fight_total, cull_count
-from sim import observation as O
-from sim.actions import A_END, A_DRAW
-from policies.base import has
+from policies import always_fight, strategy
+from policies.base import cull_count, destroy_choice, draw_or_stop, helpful_ability
+from policies.strategy import GREEN, NO_ACTION, against_pirate, has, life, \
+    points_missing, step
+from sim.actions import A_DRAW, A_END
 
 NAME = "cull-green"
 DESCRIPTION = "loses weak green fights on purpose and destroys aging, -1 and 0 cards"
 PARAMS = {"reserve": 3.0, "max_missing": 4.0, "min_life": 8.0}
+P = strategy.param_index(PARAMS)
+
+
+@njit(cache=True, _nrt=False)
+def culling(obs, legal, n_legal, params):
+    """R4.8: whether to lose this green fight on purpose (module docstring)."""
+    if step(obs) != GREEN or against_pirate(obs) or not has(legal, n_legal, A_END) \
+            or has(legal, n_legal, A_DRAW):
+        return False
+    missing = points_missing(obs)
+    return 0 < missing <= params[P.max_missing] and life(obs) - missing >= params[P.min_life] \
+        and cull_count(obs, missing, 0.0) > 0
+
+
+@njit(cache=True, _nrt=False)
+def ability(obs, legal, n_legal, params):
+    """R4.4: none in a fight it loses on purpose; else policies.base.helpful_ability."""
+    if culling(obs, legal, n_legal, params):
+        return NO_ACTION
+    return helpful_ability(obs, legal, n_legal)
+
+
+@njit(cache=True, _nrt=False)
+def fight(obs, legal, n_legal, params):
+    """R4.8: end a fight it loses on purpose; else as always-fight."""
+    if culling(obs, legal, n_legal, params):
+        return A_END
+    return draw_or_stop(obs, legal, n_legal, params[P.reserve], always_fight.NEVER_SKIP)
+
+
+@njit(cache=True, _nrt=False)
+def destroy(obs, legal, n_legal, params):
+    """R4.8: aging cards first, then cards worth 0 or less."""
+    return destroy_choice(obs, legal, n_legal, 0.0)
+
+
+RULES = always_fight.RULES._replace(ability=ability, fight=fight, destroy=destroy)
 
 
 @njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
-    if obs[O.O_PHASE] == O.PH_FIGHT and obs[O.O_STEP] == 0 and not obs[O.O_OPPONENT_IS_PIRATE] \
-            and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
-        missing = effective_value(obs) - fight_total(obs)
-        if 0 < missing <= params[1] and obs[O.O_LIFE] - missing >= params[2] \
-                and cull_count(obs, missing, 0.0) > 0:
-            return A_END
-    return default_decide(obs, legal, n_legal, params[0], 1000, 0.0, 1.0, 1000.0)
+    return strategy.by_rules(obs, legal, n_legal, params, RULES)

@@ -22,8 +22,10 @@ README "Tuning the expert"); there, both pirate-preparation settings measured be
 """
 from numba import njit
 
-from policies.base import cull_count, default_decide, effective_value, fight_total, has
-from sim import observation as O
+from policies import strategy
+from policies.base import (cull_count, destroy_choice, draw_or_stop, hazard_choice,
+                           helpful_ability, per_step, pirate_choice)
+from policies.strategy import NO_ACTION, YELLOW, against_pirate, has, life, points_missing, step
 from sim.actions import A_DRAW, A_END
 
 NAME = "expert"
@@ -33,29 +35,63 @@ PARAMS = {"reserve_green": 0.0, "reserve_yellow": 0.0, "reserve_red": 0.0,
           "value_weight": 0.5, "skip_above": 2.0, "destroy_max_value": 1.0, "pirate_prep": 0.0,
           "pay_max_missing_green": 1.0, "pay_max_missing_yellow": 12.0, "pay_max_missing_red": 14.0,
           "knowledge_weight": 1.0, "hardest_pirate_first": 0.0}
-(P_RESERVE_GREEN, P_RESERVE_YELLOW, P_RESERVE_RED, P_CULL_MAX_MISSING, P_CULL_MIN_LIFE,
- P_CULL_YELLOW, P_VALUE_WEIGHT, P_SKIP_ABOVE, P_DESTROY_MAX_VALUE, P_PIRATE_PREP,
- P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
- P_HARDEST_PIRATE_FIRST) = range(15)
+P = strategy.param_index(PARAMS)
+
+
+@njit(cache=True, _nrt=False)
+def hazard(obs, legal, n_legal, params):
+    """R3: the best knowledge against the expected shortfall; skip a lone hard one."""
+    return hazard_choice(obs, legal, n_legal, params[P.value_weight], params[P.skip_above],
+                         params[P.knowledge_weight], params[P.pirate_prep])
+
+
+@njit(cache=True, _nrt=False)
+def pirate(obs, legal, n_legal, params):
+    """R9.1: the easier pirate first (the harder with ``hardest_pirate_first``)."""
+    return pirate_choice(obs, legal, n_legal, params[P.hardest_pirate_first] > 0)
+
+
+@njit(cache=True, _nrt=False)
+def culling(obs, legal, n_legal, params):
+    """R4.8: whether to lose this fight on purpose (module docstring)."""
+    if step(obs) > (YELLOW if params[P.cull_yellow] > 0 else 0) or against_pirate(obs) \
+            or not has(legal, n_legal, A_END) or has(legal, n_legal, A_DRAW):
+        return False
+    missing = points_missing(obs)
+    return 0 < missing <= params[P.cull_max_missing] and \
+        life(obs) - missing >= params[P.cull_min_life] and \
+        cull_count(obs, missing, params[P.destroy_max_value]) > 0
+
+
+@njit(cache=True, _nrt=False)
+def ability(obs, legal, n_legal, params):
+    """R4.4: none in a fight it loses on purpose; else policies.base.helpful_ability."""
+    if culling(obs, legal, n_legal, params):
+        return NO_ACTION
+    return helpful_ability(obs, legal, n_legal)
+
+
+@njit(cache=True, _nrt=False)
+def fight(obs, legal, n_legal, params):
+    """R4.8 end a fight it loses on purpose; R4.3 pay within the step's limits."""
+    if culling(obs, legal, n_legal, params):
+        return A_END
+    return draw_or_stop(obs, legal, n_legal,
+                        per_step(obs, params[P.reserve_green], params[P.reserve_yellow],
+                                 params[P.reserve_red]),
+                        per_step(obs, params[P.pay_max_missing_green],
+                                 params[P.pay_max_missing_yellow], params[P.pay_max_missing_red]))
+
+
+@njit(cache=True, _nrt=False)
+def destroy(obs, legal, n_legal, params):
+    """R4.8: aging cards first, then cards worth at most ``destroy_max_value``."""
+    return destroy_choice(obs, legal, n_legal, params[P.destroy_max_value])
+
+
+RULES = strategy.Rules(hazard, pirate, ability, strategy.target, fight, destroy, strategy.sort3)
 
 
 @njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
-    step = obs[O.O_STEP]
-    cull_steps = 2 if params[P_CULL_YELLOW] > 0 else 1
-    if obs[O.O_PHASE] == O.PH_FIGHT and step < cull_steps and not obs[O.O_OPPONENT_IS_PIRATE] \
-            and has(legal, n_legal, A_END) and not has(legal, n_legal, A_DRAW):
-        missing = effective_value(obs) - fight_total(obs)
-        if 0 < missing <= params[P_CULL_MAX_MISSING] and \
-                obs[O.O_LIFE] - missing >= params[P_CULL_MIN_LIFE] and \
-                cull_count(obs, missing, params[P_DESTROY_MAX_VALUE]) > 0:
-            return A_END
-    if step == 0:
-        reserve, pay_max = params[P_RESERVE_GREEN], params[P_PAY_MAX_GREEN]
-    elif step == 1:
-        reserve, pay_max = params[P_RESERVE_YELLOW], params[P_PAY_MAX_YELLOW]
-    else:
-        reserve, pay_max = params[P_RESERVE_RED], params[P_PAY_MAX_RED]
-    return default_decide(obs, legal, n_legal, reserve, pay_max, params[P_DESTROY_MAX_VALUE],
-                          params[P_VALUE_WEIGHT], params[P_SKIP_ABOVE], params[P_KNOWLEDGE_WEIGHT],
-                          params[P_HARDEST_PIRATE_FIRST] > 0, params[P_PIRATE_PREP])
+    return strategy.by_rules(obs, legal, n_legal, params, RULES)

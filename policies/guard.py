@@ -157,8 +157,12 @@ def callable_decide(policy):
 
 
 def _is_project_policy(py) -> bool:
+    """Whether ``py`` is a built-in policy's own function (a closure is a user's: the one
+    policies.strategy.with_rules makes)."""
     import inspect
     from pathlib import Path
+    if getattr(py, "__closure__", None):
+        return False
     try:
         return Path(inspect.getsourcefile(py) or "").resolve().parent == Path(__file__).parent
     except TypeError:

@@ -59,12 +59,14 @@ base policy's choice; only paired games decide.)
 """
 from numba import njit
 
+from policies import expert, strategy
 from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, hazard_free,
                             hazard_value, is_food, pirate_knowledge_bonus, stack_best_sum,
                             value_of)
-from policies.base import (can_still_win, cull_on_purpose, default_decide, destroy_choice,
-                           effective_value, fight_total, has, lowest_worth, per_step)
-from policies.expert import PARAMS as EXPERT_PARAMS
+from policies.base import (can_still_win, cull_on_purpose, destroy_choice, draw_or_stop,
+                           helpful_ability, lowest_worth, per_step)
+from policies.strategy import (NO_ACTION, against_pirate, has, level, life, paid_cost,
+                               points_missing, step)
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
@@ -74,15 +76,11 @@ DESCRIPTION = ("the expert improved: food knowledge valued and kept, below_pile 
                "knowledge weighs more in later steps, pays on while the cards it can afford "
                "could win and where a loss would kill, destroys weak cards in won fights, "
                "culls by level")
-PARAMS = dict(EXPERT_PARAMS)
+PARAMS = dict(expert.PARAMS)
 PARAMS.update({"value_weight": 0.6, "cull_min_life": 14.0, "food_bonus": 1.0, "food_keep": 1.0,
                "below_bonus": -0.5, "late_value_weight": 0.7, "pay_to_survive": 1.0,
                "destroy_won_max": 0.0, "cull_life_per_level": -1.0, "reach_cards": 22.0})
-(P_RESERVE_GREEN, P_RESERVE_YELLOW, P_RESERVE_RED, P_CULL_MAX_MISSING, P_CULL_MIN_LIFE,
- P_CULL_YELLOW, P_VALUE_WEIGHT, P_SKIP_ABOVE, P_DESTROY_MAX_VALUE, P_PIRATE_PREP,
- P_PAY_MAX_GREEN, P_PAY_MAX_YELLOW, P_PAY_MAX_RED, P_KNOWLEDGE_WEIGHT,
- P_HARDEST_PIRATE_FIRST, P_FOOD_BONUS, P_FOOD_KEEP, P_BELOW_BONUS, P_LATE_VALUE_WEIGHT,
- P_PAY_TO_SURVIVE, P_DESTROY_WON_MAX, P_CULL_LIFE_PER_LEVEL, P_REACH_CARDS) = range(23)
+P = strategy.param_index(PARAMS)     # the expert's 15 first, in their places
 
 
 @njit(cache=True, _nrt=False)
@@ -108,20 +106,21 @@ def pay_on(obs, legal, n_legal, params, action):
     four cards of the Robinson stack could not win it, pay on (within the step's pay limit
     and reserve) if the best of the cards Robinson can afford, at most ``reach_cards``, could:
     the stack's, then the discard's, which is shuffled in when the stack runs out (R7.1)."""
-    if action != A_END or obs[O.O_OPPONENT_IS_PIRATE] or not has(legal, n_legal, A_PAY):
+    if action != A_END or against_pirate(obs) or not has(legal, n_legal, A_PAY):
         return action
-    missing = effective_value(obs) - fight_total(obs)
-    if missing <= 0 or missing > per_step(obs, params[P_PAY_MAX_GREEN], params[P_PAY_MAX_YELLOW],
-                                          params[P_PAY_MAX_RED]):
+    missing = points_missing(obs)
+    if missing <= 0 or missing > per_step(obs, params[P.pay_max_missing_green],
+                                          params[P.pay_max_missing_yellow],
+                                          params[P.pay_max_missing_red]):
         return action
-    reserve = per_step(obs, params[P_RESERVE_GREEN], params[P_RESERVE_YELLOW],
-                       params[P_RESERVE_RED])
-    cost = obs[O.O_PAID_COST]
-    if obs[O.O_LIFE] - cost < reserve:
+    reserve = per_step(obs, params[P.reserve_green], params[P.reserve_yellow],
+                       params[P.reserve_red])
+    cost = paid_cost(obs)
+    if life(obs) - cost < reserve:
         return action
-    cards = int((obs[O.O_LIFE] - reserve) // cost)
-    if cards > params[P_REACH_CARDS]:
-        cards = int(params[P_REACH_CARDS])
+    cards = int((life(obs) - reserve) // cost)
+    if cards > params[P.reach_cards]:
+        cards = int(params[P.reach_cards])
     if reach(obs, missing, cards):
         return A_PAY
     return action
@@ -130,24 +129,24 @@ def pay_on(obs, legal, n_legal, params, action):
 @njit(cache=True, _nrt=False)
 def hazard_key(obs, c, params):
     """R3: how much fighting hazard c is worth (module docstring)."""
-    step = obs[O.O_STEP]
-    short = hazard_value(obs, c, step) - hazard_free(obs, c) * deck_mean(obs)
+    now = step(obs)
+    short = hazard_value(obs, c, now) - hazard_free(obs, c) * deck_mean(obs)
     if short < 0:
         short = 0.0
     worth = value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)]
     if is_food(obs, c):
-        worth += params[P_FOOD_BONUS]
+        worth += params[P.food_bonus]
     elif ability_of(obs, c) == C.AB_BELOW_PILE:
-        worth += params[P_BELOW_BONUS]
-    vw = params[P_VALUE_WEIGHT] * (params[P_LATE_VALUE_WEIGHT] if step > 0 else 1.0)
-    key = params[P_KNOWLEDGE_WEIGHT] * worth - vw * short
-    if params[P_PIRATE_PREP] != 0.0:
-        key += params[P_PIRATE_PREP] * pirate_knowledge_bonus(obs, c)
+        worth += params[P.below_bonus]
+    vw = params[P.value_weight] * (params[P.late_value_weight] if now > 0 else 1.0)
+    key = params[P.knowledge_weight] * worth - vw * short
+    if params[P.pirate_prep] != 0.0:
+        key += params[P.pirate_prep] * pirate_knowledge_bonus(obs, c)
     return key
 
 
 @njit(cache=True, _nrt=False)
-def hazard_choice(obs, legal, n_legal, params):
+def hazard(obs, legal, n_legal, params):
     """R3.1: the hazard with the best key; R3.2: skip a lone one worth more than skip_above."""
     best = legal[0]
     best_key = -1e18
@@ -158,7 +157,7 @@ def hazard_choice(obs, legal, n_legal, params):
             if key > best_key:
                 best, best_key = a, key
     if has(legal, n_legal, A_SKIP) and \
-            hazard_value(obs, best - A_FIGHT, obs[O.O_STEP]) > params[P_SKIP_ABOVE]:
+            hazard_value(obs, best - A_FIGHT, step(obs)) > params[P.skip_above]:
         return A_SKIP
     return best
 
@@ -166,19 +165,19 @@ def hazard_choice(obs, legal, n_legal, params):
 @njit(cache=True, _nrt=False, inline='always')
 def food_worth(params):
     """What a food card is worth more to the loss budget and the culling (food_keep)."""
-    return params[P_FOOD_BONUS] if params[P_FOOD_KEEP] != 0.0 else 0.0
+    return params[P.food_bonus] if params[P.food_keep] != 0.0 else 0.0
 
 
 @njit(cache=True, _nrt=False)
 def survive_pay(obs, legal, n_legal, params, action):
     """R4.3, R4.10 with pay_to_survive: pay instead of ending a hazard fight whose loss would
     cost more life than Robinson has, while the best cards left could still win it."""
-    if params[P_PAY_TO_SURVIVE] == 0.0 or action != A_END or obs[O.O_OPPONENT_IS_PIRATE] \
+    if params[P.pay_to_survive] == 0.0 or action != A_END or against_pirate(obs) \
             or not has(legal, n_legal, A_PAY):
         return action
-    missing = effective_value(obs) - fight_total(obs)
-    if missing > obs[O.O_LIFE] and \
-            can_still_win(obs, missing, obs[O.O_LIFE] // obs[O.O_PAID_COST]):
+    missing = points_missing(obs)
+    if missing > life(obs) and \
+            can_still_win(obs, missing, life(obs) // paid_cost(obs)):
         return A_PAY
     return action
 
@@ -188,46 +187,67 @@ def destroy_won(obs, legal, n_legal, params):
     """R5.3 in a won hazard fight: a destroy ability removes for good the card worth least in
     the deck (deck_worth) if it is worth at most destroy_won_max (the expert: only below 0);
     -1 if there is none.  The fight total is looked at only when a destroy can be used."""
-    if obs[O.O_OPPONENT_IS_PIRATE]:
+    if against_pirate(obs):
         return -1
     for i in range(n_legal):
         a = legal[i]
         if a >= A_USE and a < A_USE + N_CARDS and ability_of(obs, a - A_USE) == C.AB_DESTROY:
-            if effective_value(obs) > fight_total(obs):
+            if points_missing(obs) > 0:
                 return -1
-            if lowest_worth(obs, a - A_USE, True)[1] <= params[P_DESTROY_WON_MAX]:
+            if lowest_worth(obs, a - A_USE, True)[1] <= params[P.destroy_won_max]:
                 return a
     return -1
 
 
 @njit(cache=True, _nrt=False)
+def culling(obs, legal, n_legal, params):
+    """R4.8: whether to lose this fight on purpose: the expert's rule, with the per-level life
+    limit and food kept (module docstring)."""
+    return cull_on_purpose(obs, legal, n_legal, params[P.cull_yellow] > 0,
+                           params[P.cull_max_missing],
+                           params[P.cull_min_life] + params[P.cull_life_per_level] * (level(obs) - 1),
+                           params[P.destroy_max_value], food_worth(params))
+
+
+@njit(cache=True, _nrt=False)
+def ability(obs, legal, n_legal, params):
+    """R5.3 destroy a weak card in a won fight; none in a fight it loses on purpose; else
+    policies.base.helpful_ability."""
+    if params[P.destroy_won_max] > -1.0:
+        a = destroy_won(obs, legal, n_legal, params)
+        if a >= 0:
+            return a
+    if culling(obs, legal, n_legal, params):
+        return NO_ACTION
+    return helpful_ability(obs, legal, n_legal)
+
+
+@njit(cache=True, _nrt=False)
+def fight(obs, legal, n_legal, params):
+    """R4.8 end a fight it loses on purpose; R4.3 the expert's paying, then pay on while the
+    cards it can afford could win (reach_cards) or where a loss would kill (pay_to_survive)."""
+    if culling(obs, legal, n_legal, params):
+        return A_END
+    action = draw_or_stop(obs, legal, n_legal,
+                          per_step(obs, params[P.reserve_green], params[P.reserve_yellow],
+                                   params[P.reserve_red]),
+                          per_step(obs, params[P.pay_max_missing_green],
+                                   params[P.pay_max_missing_yellow],
+                                   params[P.pay_max_missing_red]))
+    if params[P.reach_cards] > 0:
+        action = pay_on(obs, legal, n_legal, params, action)
+    return survive_pay(obs, legal, n_legal, params, action)
+
+
+@njit(cache=True, _nrt=False)
+def destroy(obs, legal, n_legal, params):
+    """R4.8: aging cards first, then cards worth at most ``destroy_max_value``, food kept."""
+    return destroy_choice(obs, legal, n_legal, params[P.destroy_max_value], food_worth(params))
+
+
+RULES = expert.RULES._replace(hazard=hazard, ability=ability, fight=fight, destroy=destroy)
+
+
+@njit(cache=True, _nrt=False)
 def decide(obs, legal, n_legal, params, rng):
-    phase = obs[O.O_PHASE]
-    if phase == O.PH_HAZARD:
-        return hazard_choice(obs, legal, n_legal, params)
-    if phase == O.PH_DESTROY:
-        return destroy_choice(obs, legal, n_legal, params[P_DESTROY_MAX_VALUE],
-                              food_worth(params))
-    if phase == O.PH_FIGHT:
-        if params[P_DESTROY_WON_MAX] > -1.0:
-            a = destroy_won(obs, legal, n_legal, params)
-            if a >= 0:
-                return a
-        if cull_on_purpose(obs, legal, n_legal, params[P_CULL_YELLOW] > 0,
-                           params[P_CULL_MAX_MISSING], params[P_CULL_MIN_LIFE] +
-                           params[P_CULL_LIFE_PER_LEVEL] * (obs[O.O_LEVEL] - 1),
-                           params[P_DESTROY_MAX_VALUE], food_worth(params)):
-            return A_END
-    action = default_decide(obs, legal, n_legal,
-                            per_step(obs, params[P_RESERVE_GREEN], params[P_RESERVE_YELLOW],
-                                     params[P_RESERVE_RED]),
-                            per_step(obs, params[P_PAY_MAX_GREEN], params[P_PAY_MAX_YELLOW],
-                                     params[P_PAY_MAX_RED]),
-                            params[P_DESTROY_MAX_VALUE], params[P_VALUE_WEIGHT],
-                            params[P_SKIP_ABOVE], params[P_KNOWLEDGE_WEIGHT],
-                            params[P_HARDEST_PIRATE_FIRST] > 0, params[P_PIRATE_PREP])
-    if phase == O.PH_FIGHT:
-        if params[P_REACH_CARDS] > 0:
-            action = pay_on(obs, legal, n_legal, params, action)
-        return survive_pay(obs, legal, n_legal, params, action)
-    return action
+    return strategy.by_rules(obs, legal, n_legal, params, RULES)

@@ -83,9 +83,12 @@ def record_compile_seconds(seconds: float):
 
 def is_project_source(py) -> bool:
     """Whether ``py`` is defined in this project's sources (cached on disk: the stamp above
-    keeps their cache current) or is a user's function (a policy file, a notebook cell:
-    compiled in each process, see policies)."""
+    keeps their cache current) or is a user's function (a policy file, a notebook cell, a
+    closure such as policies.strategy.with_rules makes: compiled in each process, see
+    policies)."""
     import inspect
+    if getattr(py, "__closure__", None):     # made by a user's call (strategy.with_rules)
+        return False
     try:
         folder = Path(inspect.getsourcefile(py) or "").resolve().parent
     except TypeError:

@@ -19,20 +19,19 @@ HELPER = textwrap.dedent("""
     def last_legal(legal, n_legal):
         return legal[n_legal - 1]
 """)
-# v1: ends a won fight at once (the README's and docs/how-to/write-a-policy.md's brave),
-# otherwise the base defaults
+# v1: ends a won fight at once, otherwise always-fight's rules: a plain decide calling the
+# cached rules of a built-in policy (policies.strategy.by_rules)
 V1 = textwrap.dedent("""
     from numba import njit
-    from policies.base import default_decide, effective_value, fight_total, has
-    from sim import observation as O
-    from sim.actions import A_END
+    from policies import always_fight
+    from policies.strategy import A_END, PH_FIGHT, by_rules, has, phase, points_missing
     PARAMS = {"reserve": 2.0}
 
     @njit
     def brave(obs, legal, n_legal, params, rng):
-        if obs[O.O_PHASE] == O.PH_FIGHT and has(legal, n_legal, A_END) and fight_total(obs) >= effective_value(obs):
+        if phase(obs) == PH_FIGHT and has(legal, n_legal, A_END) and points_missing(obs) <= 0:
             return A_END
-        return default_decide(obs, legal, n_legal, params[0], 3.0, 0.0, 1.0, 6.0)
+        return by_rules(obs, legal, n_legal, params, always_fight.RULES)
 """)
 # v2: the same name, other play, through a helper module beside the file
 V2 = textwrap.dedent("""
