@@ -1,6 +1,6 @@
 """expert: a tunable heuristic, the default policy of the CLI.
 
-Decisions (everything not listed follows policies.base):
+Decisions, one rule each (policies.strategy; everything not listed follows policies.base):
 * hazard (R3): scores each hazard ``knowledge_weight * (knowledge value + ability worth)
   + pirate_prep * pirate bonus - value_weight * expected shortfall`` where the shortfall is the
   hazard's value at this step minus its free cards times the deck's mean value; the last card

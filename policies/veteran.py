@@ -37,7 +37,8 @@ value gives back the expert's decision (ablations in results/veteran.md):
   player's decision log (``search[base=veteran,kinds=all]``), where ending instead of paying
   was the fight decision it overruled most often.
 
-Everything else (abilities, targets, sort3, pirates) is the expert's (policies.base).
+Everything else (the other abilities, targets, sort3, pirates) is the expert's: ``RULES`` are
+the expert's with hazard, ability, fight and destroy replaced (policies.strategy).
 Tried and measured worse or not better in paired screens (README, Results): bonuses for the
 other abilities, a win-probability weighting of the knowledge worth, an expected-loss model of
 the shortfall, weighing the discarded hazard's return, stopping paying when the stack is weak,
