@@ -6,8 +6,11 @@
 of game 0 of master seed 2026, written as a deal file (top card first).  ``table_moves.txt``
 stands in for the moves written down while playing it: the ``expert`` policy's actions on that
 deal with master seed 1 (the seed that then decides every later reshuffle), one per line, each
-with a comment in words.  ``friday replay --level 1 --seed 1 --deal examples/table_deal.json
---actions examples/table_moves.txt`` plays them again to the end (tests/test_site_examples.py).
+with a comment in words, and the orders the game's later shuffles gave, where they happened
+(``robinson_reshuffle: ...``, ``hazard_reshuffle: ...``, top card first: what a player writes
+down as the cards come).  ``friday replay --level 1 --seed 1 --deal examples/table_deal.json
+--actions examples/table_moves.txt`` plays them again to the end, with any seed (the docs'
+examples run).
 """
 import json
 from pathlib import Path
@@ -44,15 +47,29 @@ def write_deal(path: Path, table_deal: dict):
     path.write_text("{\n" + ",\n".join(lines) + "\n}\n")
 
 
+def shuffle_lines(events) -> list[str]:
+    """The table's shuffles among a move's events, as a transcript writes them down."""
+    lines = []
+    for e in events:
+        if e["e"] == "reshuffle":
+            lines.append("robinson_reshuffle: " + " ".join(map(str, e["robinson_stack"])))
+        elif e["e"] == "step" and e["step"] in ("yellow", "red"):
+            lines.append("hazard_reshuffle: " + " ".join(map(str, e["hazard_stack"])))
+    return lines
+
+
 def moves(table_deal: dict) -> list[str]:
-    g, expert, lines, turn = Game.new(LEVEL, SEED, 0, deal=table_deal), load_policy("expert"), [], 0
+    g, expert, lines, turn = Game.new(LEVEL, SEED, 0, deal=table_deal, trace=True), \
+        load_policy("expert"), [], 0
     while not g.is_over:
         if g.observation[O.O_TURN] != turn:
             turn = int(g.observation[O.O_TURN])
             lines.append(f"# turn {turn}, life {g.observation[O.O_LIFE]}")
         name = g.legal_action_names()[g.legal_actions().index(g.policy_action(expert))]
         lines.append(f"{name:<12}# {label(name)}" if ":" in name else name)
+        before = len(g.trace)
         g.step(name)
+        lines += shuffle_lines(g.trace[before:])
     lines.append(f"# the end: score {g.result['score']}, {'won' if g.result['won'] else 'lost'}")
     return lines
 

@@ -19,6 +19,14 @@ step default to R2.5 and green); the R2 set-up checks give way to ``check_positi
 card of the level (start, aging, hazard) in exactly one pile, each pile of its family (the
 Robinson stack and discard: start, aging and knowledge = hazard cards; the aging stack: aging
 cards, in any order; the hazard stack and discard: hazards; removed: any).
+
+A deal (or position) may also give the orders the table's later shuffles gave, so that a game
+played at a table can be followed past them: ``robinson_reshuffles``, one list per reshuffle
+of the Robinson stack (R7.1), and ``hazard_reshuffles``, the hazard stack's at the start of
+yellow and red (R8.1); each top first, and each may give only the cards seen, as they were
+drawn (the rest lie below them in the seed's order).  Both engines play them (the fast one
+through ``sim.Game``), and a shuffle that cannot have happened (a card not in the shuffled
+pile) is one error line naming it.
 """
 from __future__ import annotations
 
@@ -32,6 +40,9 @@ from .rules import STEP_NAMES, RuleError, start_life
 DEAL_KEYS = ("robinson_stack", "aging_stack", "hazard_stack", "pirates")
 POSITION_PILES = ("robinson_discard", "hazard_discard", "removed")
 POSITION_KEYS = POSITION_PILES + ("life", "step")
+# the orders later shuffles gave at the table, each top first, in the order they happened:
+# the Robinson stack's (R7.1) and the hazard stack's at the start of yellow and red (R8.1)
+RESHUFFLE_KEYS = ("robinson_reshuffles", "hazard_reshuffles")
 
 
 def load_deal(source) -> dict:
@@ -51,10 +62,16 @@ def load_deal(source) -> dict:
             raise RuleError(f"deal is not valid JSON: {exc}") from None
     if not isinstance(deal, dict):
         raise RuleError("a deal must be a JSON object")
-    unknown = set(deal) - set(DEAL_KEYS) - set(POSITION_KEYS) - {"comment", "level"}
+    unknown = set(deal) - set(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS) - {"comment", "level"}
     if unknown:
         raise RuleError(f"unknown deal keys {sorted(unknown)}: known are "
-                        f"{', '.join(DEAL_KEYS + POSITION_KEYS)}")
+                        f"{', '.join(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS)}")
+    for key in [k for k in RESHUFFLE_KEYS if k in deal]:
+        orders = deal[key]
+        if not isinstance(orders, list) or not all(
+                isinstance(o, list) and all(isinstance(c, int) and not isinstance(c, bool)
+                                            for c in o) for o in orders):
+            raise RuleError(f"deal {key} must be a list of card-id lists (each top first)")
     for key, value in [(k, deal[k]) for k in DEAL_KEYS + POSITION_PILES if k in deal]:
         if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool)
                                                   for c in value):
@@ -69,8 +86,9 @@ def check_deal(level: int, source) -> dict:
     """The deal ``source`` (as ``load_deal`` takes it) checked for ``level``: its stacks (top
     first) and pirates, the keys it gives only.  RuleError with one line if it is not legal."""
     deal = load_deal(source)
+    orders = check_reshuffles(level, deal)
     if set(POSITION_KEYS) & set(deal):
-        return check_position(level, deal)
+        return {**check_position(level, deal), **orders}
     given = {key: list(deal[key]) for key in DEAL_KEYS if key in deal}
     _check_robinson_and_aging(level, given.get("robinson_stack"), given.get("aging_stack"))
     hazards, pirates = given.get("hazard_stack"), given.get("pirates")
@@ -83,7 +101,53 @@ def check_deal(level: int, source) -> dict:
                                 or not set(pirates) <= set(C.PIRATE_IDS)):
         raise RuleError(f"deal: pirates must be two different pirate ids "
                         f"({C.PIRATE_IDS[0]}..{C.PIRATE_IDS[-1]}), got {pirates}")
-    return given
+    return {**given, **orders}
+
+
+def check_reshuffles(level: int, deal: dict) -> dict:
+    """The deal's later shuffles (RESHUFFLE_KEYS), checked as far as the deal alone decides:
+    each a list of cards, top first, that may stop short (the cards seen, as they came; the
+    rest come from the seed); each card at most once; the Robinson stack's of the level's
+    Robinson cards (start, aging, hazards won as knowledge: R7.1), the hazard stack's of
+    hazards, at most two (yellow and red, R8.1).  Whether the cards were in the shuffled pile
+    is known only when it is shuffled (``arrange``)."""
+    robinson = set(C.START_IDS) | set(in_game_aging(level)) | set(C.HAZARD_IDS)
+    allowed = {"robinson_reshuffles": (robinson, "the level's start, aging and hazard cards"),
+               "hazard_reshuffles": (set(C.HAZARD_IDS), "hazard cards")}
+    orders = {}
+    for key in [k for k in RESHUFFLE_KEYS if k in deal]:
+        for k, order in enumerate(deal[key]):
+            twice = sorted(c for c, n in Counter(order).items() if n > 1)
+            wrong = [c for c in order if c not in allowed[key][0]]
+            if twice or wrong:
+                raise RuleError(f"deal {key}, shuffle {k + 1}: " + (
+                    f"cards {twice} appear more than once" if twice else
+                    f"{wrong} ({C.NAME[wrong[0]]}...) not allowed: it holds "
+                    f"{allowed[key][1]} (level {level})"))
+        if key == "hazard_reshuffles" and len(deal[key]) > 2:
+            raise RuleError(f"deal hazard_reshuffles gives {len(deal[key])} shuffles: the hazard "
+                            f"stack is shuffled twice, at the start of yellow and red (R8.1)")
+        orders[key] = [list(o) for o in deal[key]]
+    return orders
+
+
+def arrange(shuffled: list, forced: list, key: str, k: int, turn: int) -> list:
+    """A shuffled pile (bottom first) with the cards the table's shuffle ``k`` (0-based) of
+    ``key`` put on top (``forced``, top first): they go on top in that order, the others keep
+    the seed's order below them.  RuleError if the pile does not hold one of them."""
+    absent = [c for c in forced if c not in shuffled]
+    if absent:
+        raise RuleError(impossible_shuffle(key, k, absent[0], sorted(shuffled), turn))
+    return [c for c in shuffled if c not in forced] + forced[::-1]
+
+
+def impossible_shuffle(key: str, k: int, card: int, pile: list, turn: int) -> str:
+    """The one line of a table's shuffle that cannot have happened (both engines)."""
+    what = ("the Robinson stack is shuffled from the discard and the top aging card (R7.1)"
+            if key == "robinson_reshuffles" else
+            "the hazard stack is shuffled from the hazard discard (R8.1)")
+    return (f"deal {key}, shuffle {k + 1} (turn {turn}) cannot hold card {card} "
+            f"({C.NAME[card]}): {what}, here the {len(pile)} cards {pile}")
 
 
 def in_game_aging(level: int) -> list[int]:
@@ -175,3 +239,10 @@ def check_position(level: int, deal: dict) -> dict:
         raise RuleError(f"position: step must be one of {list(STEP_NAMES[:3])}, got {step!r}")
     given["life"], given["step"] = life, step
     return given
+
+
+def unused_shuffles(given: dict, done: dict) -> str | None:
+    """The line for a deal that gives more table shuffles than the game had; None if not."""
+    over = [f"{len(given[k])} {k} but the game had {done[k]}" for k in given
+            if len(given[k]) > done[k]]
+    return f"deal: it gives {' and '.join(over)}" if over else None

@@ -47,21 +47,33 @@ def replay(
     options, table = parse_options(option), load_cards(cards, set_)
     deal_dict = load_deal(str(deal)) if deal else None
     pol = ScriptedPolicy.from_file(actions) if actions is not None else load_policy(policy, param)
+    if actions is not None:
+        deal_dict = pol.deal_with_shuffles(deal_dict)
     engine = engine or ("reference" if "reference" in pol.engines else "fast")
     pol.check_engine(engine)
     head = header(engine, level, seed, game, pol.name, options, table)
     if format == "html":
         return write_page(out, head, pol, options, deal_dict, table, ids)
     if engine == "fast":
-        from sim.fast import play_fast
-        events = play_fast(level, seed, game, pol, options, deal_dict, cards=table)["trace"]
-        return show_trace([head] + events, format, ids)
+        return show_trace([head] + fast_trace(level, seed, game, pol, options, deal_dict, table),
+                          format, ids)
     from sim.reference import Game
     played = Game(level, seed, game, pol, options, deal_dict, cards=table)
     try:
         played.play()
     finally:                   # a game that stopped early: the trace so far, then the error
         show_trace([head] + played.trace, format, ids)
+
+
+def fast_trace(level, seed, game, pol, options, deal: dict | None, table) -> list[dict]:
+    """The fast engine's game: one call (sim.fast.play_fast), or stepped (sim.Game) where the
+    deal gives a stack more than one table shuffle (sim.deal: fed one by one)."""
+    from sim.deal import RESHUFFLE_KEYS
+    if deal and any(len(deal.get(key, ())) > 1 for key in RESHUFFLE_KEYS):
+        from sim.play.html import record_game
+        return record_game("fast", level, seed, game, pol, options, deal, table)[0]
+    from sim.fast import play_fast
+    return play_fast(level, seed, game, pol, options, deal, cards=table)["trace"]
 
 
 def check_page(format: str, out: Path | None, force: bool):

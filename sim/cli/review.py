@@ -81,7 +81,10 @@ def _play(level, seed, game, policy, deal, actions, option, cards, set_):
     from sim.lab.review import play_through
     options, table = parse_options(option), load_cards(cards, set_)
     deal_dict = load_deal(str(deal)) if deal else None
-    steps = ScriptedPolicy.from_file(actions).actions if actions is not None else None
+    steps = None
+    if actions is not None:
+        script = ScriptedPolicy.from_file(actions)
+        steps, deal_dict = script.actions, script.deal_with_shuffles(deal_dict)
     return play_through(level, seed, game, policy if steps is None else None, deal_dict, steps,
                         options, table)
 

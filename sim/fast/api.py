@@ -17,7 +17,8 @@ from .game import alloc_state, reset
 from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME, L_SIZE,
                      MAX_DEBUG_DECISIONS, N_ROW, SCR_SIZE, S_CAUSE, S_DECISIONS, S_DESTROYED,
                      S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC,
-                     S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table)
+                     S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table, CNT, ERR_SHUFFLE,
+                     P_HSTACK, P_RSTACK, P_TABLE_R, S_SHUF_H, S_SHUF_R)
 from sim.numba_cache import has_cached_code
 
 _T = card_table()
@@ -51,16 +52,31 @@ def _set_threads(threads):
 def _deal_array(level, deal) -> np.ndarray:
     """The deal as rows (count or -1, ids top first), checked by sim.deal (R2); a position's
     piles follow, then its row (1, life, step) (sim.fast.game.set_up)."""
-    from sim.deal import DEAL_KEYS, POSITION_PILES, check_deal
+    from sim.deal import DEAL_KEYS, POSITION_PILES, RESHUFFLE_KEYS, check_deal
     deal = check_deal(level, deal)
-    D = np.full((8, 72), -1, dtype=np.int64)
+    D = np.full((10, 72), -1, dtype=np.int64)
     for k, key in enumerate(DEAL_KEYS + POSITION_PILES):
         if key in deal:
             D[k, 0] = len(deal[key])
             D[k, 1:1 + len(deal[key])] = deal[key]
     if "step" in deal:
         D[7, :3] = 1, deal["life"], STEP_NAMES.index(deal["step"])
+    for k, key in enumerate(RESHUFFLE_KEYS, start=8):    # the first table shuffle of each
+        if deal.get(key):
+            D[k, 0] = len(deal[key][0])
+            D[k, 1:1 + len(deal[key][0])] = deal[key][0]
     return D
+
+
+def shuffle_error(S, P) -> str:
+    """The line of a table shuffle that cannot have happened (S_ERR = ERR_SHUFFLE: the engine
+    left the shuffled pile as it was), as the reference engine words it (sim.deal)."""
+    from sim.deal import impossible_shuffle
+    robinson = S[S_ERR_PHASE] == P_TABLE_R
+    pile, done = (P_RSTACK, S_SHUF_R) if robinson else (P_HSTACK, S_SHUF_H)
+    return impossible_shuffle("robinson_reshuffles" if robinson else "hazard_reshuffles",
+                              int(S[done]) - 1, int(S[S_ERR_ACTION]),
+                              sorted(int(c) for c in P[pile, :S[CNT + pile]]), int(S[S_TURN]))
 
 
 def _error_message(policy_name, action, phase, game, level, seed, legal):
@@ -91,6 +107,14 @@ def _raise_game_error(level, seed, game, policy, options, cards=None):
     ``play_fast``, whose illegal-action message lists the legal actions."""
     play_fast(level, seed, game, policy, options, record=True, cards=cards)
     raise RuntimeError(f"fast engine: game {game} failed in a batch but not when replayed")
+
+
+def _more_than_one_table_shuffle(level, deal) -> bool:
+    """Whether the deal gives a stack more than one table shuffle (sim.deal RESHUFFLE_KEYS):
+    one call of the engine plays only the first (D rows 8 and 9); sim.Game loads the rest."""
+    from sim.deal import RESHUFFLE_KEYS, check_deal
+    given = check_deal(level, deal)
+    return any(len(given.get(key, ())) > 1 for key in RESHUFFLE_KEYS)
 
 
 def _scripted_decide(obs, legal, n_legal, params, rng):
@@ -130,6 +154,10 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE) if record else (1, 1), np.int64)
     DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1) if record else (1, 1), np.int64)
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
+    if D.shape[0] >= 10 and _more_than_one_table_shuffle(level, deal):
+        raise RuleError("a deal with more than one table shuffle of a stack is played by "
+                        "sim.Game or the reference engine (friday replay --engine reference, "
+                        "friday review), not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
     # that never returns (policies.guard)
     interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D,
@@ -149,6 +177,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
             _raise_raised(policy, prm, seed, game, DOBS[:last + 1], DLEG[:last + 1])
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
                                        DLEG[last, 1:1 + DLEG[last, 0]]))
+    if err == ERR_SHUFFLE:
+        raise RuleError(shuffle_error(S, P))
     if err == ERR_TRACE_FULL:
         raise RuntimeError("fast engine: trace buffer full")
     if err == ERR_DEBUG_FULL:

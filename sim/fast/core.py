@@ -24,7 +24,8 @@ from .layout import (K_DECISION, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD
                      S_TURN, S_AGING_IN_GAME, S_OPT_CONT, T_ABILITY, S_FSUM, S_NZC, S_NDOWN,
                      S_NSTOP, S_NABIL, T_PABILITY,
                      T_VALUE, EV_DRAW, EV_RESHUFFLE, EV_LIFE, G_E, G_OBS, G_P,
-                     G_R, G_S, G_T)
+                     G_R, G_S, G_T, P_TABLE_R, S_SHUF_R, S_TABLE_R)
+from .dealing import table_shuffle
 from .events import ev4, ev_ability, ev_pile, ev_room
 from .numba_wall import field, lean_jit
 
@@ -332,6 +333,9 @@ def reshuffle(S, P, obs, E, R, T):
     S[CNT + P_RSTACK] = n
     S[CNT + P_RDISC] = 0
     shuffle_slice(R, P[P_RSTACK], np.int64(0), n)
+    if not table_shuffle(S, P, np.int64(P_RSTACK), np.int64(P_TABLE_R), np.int64(S_SHUF_R),
+                         np.int64(S_TABLE_R)):
+        return
     S[S_KT] = 0
     S[S_KB] = 0
     if ev_room(S, E, 4 + n):

@@ -11,12 +11,13 @@ from sim.cards import N_CARDS
 from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
 from .core import deck_in, pop, push, shuffle_slice, wait_for
+from .dealing import override_pile, table_row, table_shuffle
 from .events import ev4, ev_pile, ev_room
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
                      S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
                      P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
-                     P_RDISC, P_REMOVED,
+                     P_RDISC, P_REMOVED, P_TABLE_H, P_TABLE_R, S_SHUF_H, S_TABLE_H, S_TABLE_R,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
                      S_LIFE, S_MAXLIFE, S_OPP, S_OPT_CONT, S_OPT_COUNTS, S_OPT_STACKS, S_OVER,
                      S_PEND_AB, S_PEND_CARD, S_SCORE, S_STEP, S_TRACE, S_TURN, S_WON, S_FW, S_FL,
@@ -80,17 +81,6 @@ def fill_card_block(obs, T):
 
 
 @lean_jit
-def _override(S, P, D, k, pile):
-    """Deal row k (count, ids top first; count -1 = not given) replaces a pile (sim.deal)."""
-    n = D[k, 0]
-    if n < 0:
-        return
-    for i in range(n):
-        P[pile, n - 1 - i] = D[k, 1 + i]
-    S[CNT + pile] = n
-
-
-@lean_jit
 def _position(S, obs, T, D):
     """A position's discards, removed cards, life and step (sim.deal); the aging cards among
     its discard and removed cards (the piles are counts, their members obs zones)."""
@@ -146,9 +136,9 @@ def set_up(gp, D):
     P[P_PIRATES, 1] = SCR[8]
     S[CNT + P_PIRATES] = 2
     if D.shape[0] >= 4:
-        _override(S, P, D, np.int64(0), np.int64(P_RSTACK))
-        _override(S, P, D, np.int64(1), np.int64(P_AGING))
-        _override(S, P, D, np.int64(2), np.int64(P_HSTACK))
+        override_pile(S, P, D, np.int64(0), np.int64(P_RSTACK))
+        override_pile(S, P, D, np.int64(1), np.int64(P_AGING))
+        override_pile(S, P, D, np.int64(2), np.int64(P_HSTACK))
         if D[3, 0] >= 0:
             P[P_PIRATES, 0] = D[3, 1]
             P[P_PIRATES, 1] = D[3, 2]
@@ -159,6 +149,9 @@ def set_up(gp, D):
     S[S_MAXLIFE] = 20 if level == 4 else 22
     if D.shape[0] >= 8 and D[7, 0] >= 0:
         a += _position(S, obs, T, D)
+    if D.shape[0] >= 10:
+        table_row(S, P, D, np.int64(8), np.int64(P_TABLE_R), np.int64(S_TABLE_R))
+        table_row(S, P, D, np.int64(9), np.int64(P_TABLE_H), np.int64(S_TABLE_H))
     S[S_AGING_IN_GAME] = a
     for pile, z in ((P_RSTACK, O.Z_ROBINSON_STACK), (P_AGING, O.Z_AGING_STACK),
                     (P_HSTACK, O.Z_HAZARD_STACK), (P_PIRATES, O.Z_PIRATE)):
@@ -206,6 +199,9 @@ def start_step(gp, step):
         S[CNT + P_HSTACK] = n
         S[CNT + P_HDISC] = 0
         shuffle_slice(R, P[P_HSTACK], np.int64(0), n)
+        if not table_shuffle(S, P, np.int64(P_HSTACK), np.int64(P_TABLE_H), np.int64(S_SHUF_H),
+                             np.int64(S_TABLE_H)):
+            return
     _step_event(S, P, E)
 
 
@@ -219,6 +215,8 @@ def next_turn(gp):
             start_step(gp, np.int64(PIRATES))
             return pirate_decision(gp)
         start_step(gp, S[S_STEP] + 1)
+        if S[S_OVER] != 0:                    # a table shuffle that cannot have happened
+            return np.int64(K_DECISION)
     return hazard_turn(gp)
 
 

@@ -42,7 +42,11 @@ def card_table(cards=None) -> np.ndarray:
 # --- piles (rows of P) -------------------------------------------------------------------
 (P_RSTACK, P_AGING, P_HSTACK, P_FIGHT, P_SORT, P_HDRAWN, P_BUDGET, P_PIRATES, P_BEATEN,
  P_RDISC, P_HDISC, P_REMOVED) = range(12)
-N_PILES = 12            # P_RDISC.. are counts only: their members are read from obs zones
+# the next table shuffle a deal gives (sim.deal RESHUFFLE_KEYS) of the Robinson stack (R7.1)
+# and of the hazard stack (R8.1): its cards top first (not a pile), for the shuffle number
+# S[S_TABLE_R] - 1 (resp. S_TABLE_H; 0: none); sim.Game loads each in turn
+P_TABLE_R, P_TABLE_H = 12, 13
+N_PILES = 14            # P_RDISC.. are counts only: their members are read from obs zones
 PILE_W = 72
 
 # --- scalars -----------------------------------------------------------------------------
@@ -62,10 +66,13 @@ S_PIRATE_FIRST = 65     # the pirate fought first (R9.1), -1 before the choice
 # cards, the face-down cards, the face-up aging_stop cards on the left (R6.4), and the face-up
 # cards with an unused ability of their own (R4.5)
 S_FSUM, S_NZC, S_NDOWN, S_NSTOP, S_NABIL = range(66, 71)
-CNT = 71
+# shuffles of the Robinson stack (R7.1) and of the hazard stack (R8.1) so far, and which one
+# the table rows hold (P_TABLE_R, P_TABLE_H)
+S_SHUF_R, S_SHUF_H, S_TABLE_R, S_TABLE_H = range(71, 75)
+CNT = 75
 N_S = CNT + N_PILES
 
-ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL = 1, 2, 3
+ERR_ILLEGAL, ERR_TRACE_FULL, ERR_DEBUG_FULL, ERR_SHUFFLE = 1, 2, 3, 4
 
 # --- resume points (S[S_RESUME]): which decision the game waits for ------------------------
 (RP_NONE, RP_HAZARD, RP_PIRATE, RP_FIGHT, RP_COPY_SOURCE, RP_TARGET, RP_MORE_DRAW2,

@@ -38,7 +38,7 @@ from .layout import (CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T,
                      RP_MORE_DRAW2, RP_PIRATE, RP_SORT_DISCARD, RP_SORT_ORDER, RP_SORT_TAKE,
                      RP_TARGET, R_ABILITY, R_REPLACE, S_DECISIONS, S_ENDED, S_EPOS, S_ERR,
                      S_DEBUG, S_ERR_ACTION, S_ERR_PHASE, S_KB, S_KT, S_NDEC, S_NLEGAL, S_OVER, S_PEND_AB,
-                     S_PEND_CARD, S_RESUME, S_SORT_EV, S_TRACE)
+                     S_PEND_CARD, S_RESUME, S_SORT_EV, S_TABLE_H, S_TABLE_R, S_TRACE)
 from .core import phase_of, shuffle_slice, sync_obs
 from .numba_wall import field, lean_jit
 
@@ -284,4 +284,6 @@ def resample_hidden(gp, rng):
             if (P[P_AGING, i] >= FIRST_DIFFICULT) == difficult:
                 P[P_AGING, i] = SCR[j]
                 j += 1
+    S[S_TABLE_R] = 0                  # the table's later shuffles are unknown too (sim.deal)
+    S[S_TABLE_H] = 0
     field(gp, G_R)[0] = nb_next(rng)

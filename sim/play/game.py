@@ -64,10 +64,13 @@ def as_action(action) -> int:
 class Game:
     """One game of Friday on the fast engine: a state machine that waits at each decision."""
 
-    def __init__(self, arrays: tuple, level: int, seed: int, game: int, options: Options):
+    def __init__(self, arrays: tuple, level: int, seed: int, game: int, options: Options,
+                 table_shuffles: dict | None = None):
         for name, a in zip(_FIELDS, arrays, strict=True):
             setattr(self, "_" + name, a)
         self.level, self.seed, self.game, self.options = level, seed, game, options
+        # the deal's table shuffles (sim.deal RESHUFFLE_KEYS), fed to the engine one by one
+        self._table_shuffles = table_shuffles or {}
 
     # --- making games --------------------------------------------------------------------
     @classmethod
@@ -91,7 +94,9 @@ class Game:
                   np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
         D = api._deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
         runner.entry("new")(*arrays, D, level, seed, game, api._opts(options))
-        return cls(arrays, level, seed, game, options)
+        g = cls(arrays, level, seed, game, options, _table_shuffles(level, deal))
+        g._after_chance()
+        return g
 
     def _arrays(self) -> tuple:
         return tuple(getattr(self, "_" + name) for name in _FIELDS)
@@ -99,7 +104,8 @@ class Game:
     def clone(self) -> "Game":
         """An independent copy (same position, same random streams: it continues alike)."""
         arrays = tuple(a if a is self._T else a.copy() for a in self._arrays())
-        return Game(arrays, self.level, self.seed, self.game, self.options)
+        return Game(arrays, self.level, self.seed, self.game, self.options,
+                    self._table_shuffles)
 
     def resampled(self, seed: int) -> "Game":
         """A copy in which every order the player cannot know (R1.4) is redrawn uniformly
@@ -108,6 +114,7 @@ class Game:
         from sim.fast import runner
         seed = check_seed(seed)
         g = self.clone()
+        g._table_shuffles = {}                  # the table's later shuffles: unknown too
         rng = np.array([mix64(seed)], dtype=np.uint64)
         runner.entry("resample")(*g._arrays(), rng)
         return g
@@ -155,7 +162,33 @@ class Game:
             raise RuleError(f"{name} is not legal at this {self.phase} decision; legal: "
                             f"{', '.join(self.legal_action_names())}")
         runner.entry("step")(*self._arrays(), a)
+        self._after_chance()
         return self
+
+    def _after_chance(self):
+        """A table shuffle the game could not have had, or one more than it had, is a
+        RuleError (sim.deal); else the engine gets the next table shuffle of each stack
+        (sim.fast.layout P_TABLE_R, P_TABLE_H)."""
+        if not self._table_shuffles:
+            return
+        from sim.deal import unused_shuffles
+        from sim.fast.api import shuffle_error
+        S, P = self._S, self._P
+        if S[Y.S_ERR] == Y.ERR_SHUFFLE:
+            raise RuleError(shuffle_error(S, P))
+        for key, row, done, held in (("robinson_reshuffles", Y.P_TABLE_R, Y.S_SHUF_R,
+                                      Y.S_TABLE_R),
+                                     ("hazard_reshuffles", Y.P_TABLE_H, Y.S_SHUF_H, Y.S_TABLE_H)):
+            orders, k = self._table_shuffles.get(key, []), int(S[done])
+            if S[held] == 0 and k < len(orders):
+                P[row, :len(orders[k])] = orders[k]
+                S[Y.CNT + row], S[held] = len(orders[k]), k + 1
+        if self.is_over:
+            unused = unused_shuffles({k: v for k, v in self._table_shuffles.items()},
+                                     {"robinson_reshuffles": int(S[Y.S_SHUF_R]),
+                                      "hazard_reshuffles": int(S[Y.S_SHUF_H])})
+            if unused:
+                raise RuleError(unused)
 
     def policy_action(self, policy) -> int:
         """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
@@ -229,6 +262,15 @@ class Game:
             lines.append("".join(sp if isinstance(sp, str) else sp[0] for sp in spans))
         lines.append(self._waiting())
         return "\n".join(lines)
+
+
+def _table_shuffles(level: int, deal) -> dict:
+    """The deal's table shuffles (sim.deal RESHUFFLE_KEYS), checked; {} for none."""
+    if not deal:
+        return {}
+    from sim.deal import RESHUFFLE_KEYS, check_deal
+    given = check_deal(level, deal)
+    return {key: given[key] for key in RESHUFFLE_KEYS if given.get(key)}
 
 
 def position_lines(obs, names: CardNames) -> list[list]:

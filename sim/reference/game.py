@@ -15,6 +15,7 @@ from policies.guard import interruptible
 from .. import cards as C
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_SKIP, action_name
+from ..deal import RESHUFFLE_KEYS, arrange, unused_shuffles
 from .fight import Fight, FightRules, GameOver
 from ..rng import SplitMix64, engine_stream_start
 from ..rules import (CAUSE_NAMES, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_WON, GREEN, PIRATES, RED,
@@ -57,6 +58,9 @@ class Game(FightRules):
         self.hazards_drawn: list[int] = []
         self.sort_hand: list[int] = []
         self.known_top: list[int] = []   # cards the player put on top itself, top first (R1.4)
+        # the table's later shuffles a deal gives (sim.deal RESHUFFLE_KEYS), each top first
+        self.table_shuffles: dict[str, list[list[int]]] = {k: [] for k in RESHUFFLE_KEYS}
+        self.shuffles_done = dict.fromkeys(RESHUFFLE_KEYS, 0)
         self.life = self.max_life = 0
         self.step = GREEN
         self.turn = 0
@@ -118,6 +122,9 @@ class Game(FightRules):
         self.score = self.compute_score()
         self.emit("game_end", won=self.won, cause=CAUSE_NAMES[self.cause], life=self.life,
                   score=self.score, step=STEP_NAMES[self.step])
+        unused = unused_shuffles(self.table_shuffles, self.shuffles_done)
+        if unused:
+            raise RuleError(unused)
         return self
 
     def set_up(self):
@@ -137,7 +144,9 @@ class Game(FightRules):
         if self.deal:                                # the deal's zones (sim.deal), a position's
             from ..deal import check_deal            # life and step
             for key, value in check_deal(self.level, self.deal).items():
-                if key == "step":
+                if key in RESHUFFLE_KEYS:
+                    self.table_shuffles[key] = value
+                elif key == "step":
                     self.step = STEP_NAMES.index(value)
                 else:
                     setattr(self, key, value if key in ("pirates", "life") else top_first(value))
@@ -155,7 +164,8 @@ class Game(FightRules):
         """R8.1: yellow and red shuffle the hazard discard into a new stack; R8.2 pirates."""
         self.step = step
         if step != PIRATES:
-            self.hazard_stack = self.rng.shuffle(self.hazard_discard)
+            self.hazard_stack = self.table_shuffle("hazard_reshuffles",
+                                                   self.rng.shuffle(self.hazard_discard))
             self.hazard_discard = []
         self.emit("step", step=STEP_NAMES[step], hazard_stack=top_first(self.hazard_stack))
 
@@ -195,10 +205,20 @@ class Game(FightRules):
         if not self.aging_stack and self.options.old_age == "lose":
             raise GameOver(CAUSE_OLD_AGE)
         aging = self.aging_stack.pop() if self.aging_stack else None
-        self.robinson_stack = self.rng.shuffle(self.robinson_discard + ([aging] if aging is not None else []))
+        self.robinson_stack = self.table_shuffle("robinson_reshuffles", self.rng.shuffle(
+            self.robinson_discard + ([aging] if aging is not None else [])))
         self.robinson_discard = []
         self.known_top = []
         self.emit("reshuffle", aging_added=aging, robinson_stack=top_first(self.robinson_stack))
+
+    def table_shuffle(self, key: str, shuffled: list) -> list:
+        """The seed's shuffle (``shuffled``, bottom first: drawn in any case, so the stream is
+        the same), with the cards the deal's next table shuffle of ``key`` gives on top."""
+        k = self.shuffles_done[key]
+        self.shuffles_done[key] = k + 1
+        if k >= len(self.table_shuffles[key]):
+            return shuffled
+        return arrange(shuffled, self.table_shuffles[key][k], key, k, self.turn)
 
     def take_top(self) -> int:
         """Take the top Robinson card, reshuffling first if the stack is empty (R7.1)."""
