@@ -117,6 +117,10 @@ def check_reshuffles(level: int, deal: dict) -> dict:
     orders = {}
     for key in [k for k in RESHUFFLE_KEYS if k in deal]:
         for k, order in enumerate(deal[key]):
+            unknown = [c for c in order if not 0 <= c < C.N_CARDS]
+            if unknown:
+                raise RuleError(f"deal {key}, shuffle {k + 1}: unknown card ids {unknown} "
+                                f"(ids are 0..{C.N_CARDS - 1})")
             twice = sorted(c for c, n in Counter(order).items() if n > 1)
             wrong = [c for c in order if c not in allowed[key][0]]
             if twice or wrong:

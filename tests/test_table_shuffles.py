@@ -139,6 +139,8 @@ def test_more_table_shuffles_than_the_game_had_is_an_error():
     ({"hazard_reshuffles": [[3]]}, "it holds hazard cards"),
     ({"hazard_reshuffles": [[30], [31], [32]]}, "gives 3 shuffles"),
     ({"robinson_reshuffles": [3, 4]}, "must be a list of card-id lists"),
+    ({"robinson_reshuffles": [[17, 99]]}, "shuffle 1: unknown card ids [99] (ids are 0..68)"),
+    ({"hazard_reshuffles": [[-1]]}, "unknown card ids [-1]"),
 ])
 def test_table_shuffles_the_deal_alone_rules_out(orders, message):
     with pytest.raises(RuleError) as error:
