@@ -155,6 +155,9 @@ def with_rules(base, **overrides):
     ``PARAMS`` (those of the module calling ``with_rules``) must start with ``base.PARAMS``
     in their order (its rules read them there); without ``PARAMS`` it gets the base's.  It is
     compiled in each process, like every user's function (policies: never cached on disk)."""
+    if not hasattr(base, "RULES"):
+        raise TypeError(f"with_rules: {getattr(base, '__name__', base)!r} has no RULES: the "
+                        f"rule-based policies are always_fight, cull_green, expert and veteran")
     unknown = sorted(set(overrides) - set(RULE_NAMES))
     if unknown:
         raise TypeError(f"with_rules: no decision {', '.join(map(repr, unknown))}: "
@@ -167,9 +170,10 @@ def with_rules(base, **overrides):
     def decide(obs, legal, n_legal, params, rng):
         return by_rules(obs, legal, n_legal, params, rules)
 
-    decide.__doc__ = "; ".join(
-        [f"{base.NAME} with {name}: {(getattr(getattr(rule, 'py_func', rule), '__doc__', None) or '').strip()}"
-         for name, rule in overrides.items()] or [f"{base.NAME}'s rules"])
+    docs = {name: (getattr(getattr(rule, "py_func", rule), "__doc__", None) or "").strip()
+            for name, rule in overrides.items()}
+    decide.__doc__ = "; ".join([f"{base.NAME} with {name}: {doc}" for name, doc in docs.items()]
+                               or [f"{base.NAME}'s rules"])
     decide.base_params = dict(base.PARAMS)
     decide.base_name = base.NAME
     decide.__name__ = decide.__qualname__ = \

@@ -109,6 +109,8 @@ def test_a_rule_policy_without_params_gets_the_bases():
     ("PARAMS = {'floor': 5.0}\ncareful = strategy.with_rules(veteran, fight=veteran.fight)",
      "plays veteran's rules, so its PARAMS must start with veteran's 23 parameters in their "
      "order: PARAMS = {**veteran.PARAMS, ...}"),
+    ("from policies import learned\ncareful = strategy.with_rules(learned)",
+     "with_rules: 'policies.learned' has no RULES: the rule-based policies are always_fight"),
     ("careful = strategy.with_rules(veteran, fihgt=veteran.fight)",
      "failed to load: TypeError: with_rules: no decision 'fihgt': the rules are hazard, pirate, "
      "ability, target, fight, destroy, sort3"),
