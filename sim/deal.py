@@ -245,6 +245,12 @@ def check_position(level: int, deal: dict) -> dict:
     return given
 
 
+def shuffles_after_the_first(deal: dict) -> bool:
+    """Whether the deal gives some stack more than one table shuffle (RESHUFFLE_KEYS): one
+    call of the fast engine plays only the first of each; sim.Game feeds it the others."""
+    return any(len(deal.get(key, ())) > 1 for key in RESHUFFLE_KEYS)
+
+
 def unused_shuffles(given: dict, done: dict) -> str | None:
     """The line for a deal that gives more table shuffles than the game had; None if not."""
     over = [f"{len(given[k])} {k} but the game had {done[k]}" for k in given

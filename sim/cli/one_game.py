@@ -68,8 +68,8 @@ def replay(
 def fast_trace(level, seed, game, pol, options, deal: dict | None, table) -> list[dict]:
     """The fast engine's game: one call (sim.fast.play_fast), or stepped (sim.Game) where the
     deal gives a stack more than one table shuffle (sim.deal: fed one by one)."""
-    from sim.deal import RESHUFFLE_KEYS
-    if deal and any(len(deal.get(key, ())) > 1 for key in RESHUFFLE_KEYS):
+    from sim.deal import shuffles_after_the_first
+    if deal and shuffles_after_the_first(deal):
         from sim.play.html import record_game
         return record_game("fast", level, seed, game, pol, options, deal, table)[0]
     from sim.fast import play_fast

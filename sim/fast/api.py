@@ -109,14 +109,6 @@ def _raise_game_error(level, seed, game, policy, options, cards=None):
     raise RuntimeError(f"fast engine: game {game} failed in a batch but not when replayed")
 
 
-def _more_than_one_table_shuffle(level, deal) -> bool:
-    """Whether the deal gives a stack more than one table shuffle (sim.deal RESHUFFLE_KEYS):
-    one call of the engine plays only the first (D rows 8 and 9); sim.Game loads the rest."""
-    from sim.deal import RESHUFFLE_KEYS, check_deal
-    given = check_deal(level, deal)
-    return any(len(given.get(key, ())) > 1 for key in RESHUFFLE_KEYS)
-
-
 def _scripted_decide(obs, legal, n_legal, params, rng):
     """Plays params[1:] as action ids in order; rng[0] counts the actions used."""
     i = int(rng[0])
@@ -136,6 +128,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     event); with ``record`` the observations and legal actions include that decision's (the
     last ones).  The results other than the trace describe no finished game then.
     ``record``: also return the observation and legal actions of every decision."""
+    from sim.deal import load_deal, shuffles_after_the_first
     level = check_level(level)
     single = _entry(policy if actions is None else None, "single")   # the engine first: see
     if actions is not None:                                          # sim.fast.compile_ahead
@@ -154,10 +147,10 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE) if record else (1, 1), np.int64)
     DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1) if record else (1, 1), np.int64)
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
-    if D.shape[0] >= 10 and _more_than_one_table_shuffle(level, deal):
+    if deal and shuffles_after_the_first(load_deal(deal)):     # _deal_array checked it
         raise RuleError("a deal with more than one table shuffle of a stack is played by "
-                        "sim.Game or the reference engine (friday replay --engine reference, "
-                        "friday review), not in one call of the fast engine")
+                        "sim.Game or the reference engine (friday replay and friday review do so), "
+                        "not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
     # that never returns (policies.guard)
     interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D,

@@ -94,7 +94,7 @@ class Game:
                   np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
         D = api._deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
         runner.entry("new")(*arrays, D, level, seed, game, api._opts(options))
-        g = cls(arrays, level, seed, game, options, _table_shuffles(level, deal))
+        g = cls(arrays, level, seed, game, options, _table_shuffles(deal))
         g._after_chance()
         return g
 
@@ -184,7 +184,7 @@ class Game:
                 P[row, :len(orders[k])] = orders[k]
                 S[Y.CNT + row], S[held] = len(orders[k]), k + 1
         if self.is_over:
-            unused = unused_shuffles({k: v for k, v in self._table_shuffles.items()},
+            unused = unused_shuffles(self._table_shuffles,
                                      {"robinson_reshuffles": int(S[Y.S_SHUF_R]),
                                       "hazard_reshuffles": int(S[Y.S_SHUF_H])})
             if unused:
@@ -264,12 +264,13 @@ class Game:
         return "\n".join(lines)
 
 
-def _table_shuffles(level: int, deal) -> dict:
-    """The deal's table shuffles (sim.deal RESHUFFLE_KEYS), checked; {} for none."""
+def _table_shuffles(deal) -> dict:
+    """The deal's table shuffles (sim.deal RESHUFFLE_KEYS; api._deal_array checked them); {}
+    for none."""
     if not deal:
         return {}
-    from sim.deal import RESHUFFLE_KEYS, check_deal
-    given = check_deal(level, deal)
+    from sim.deal import RESHUFFLE_KEYS, load_deal
+    given = load_deal(deal)
     return {key: given[key] for key in RESHUFFLE_KEYS if given.get(key)}
 
 
