@@ -1,7 +1,8 @@
 """learned: the veteran with its hazard and fight choices made by a small network trained on
 the search's evaluations (``friday train``; docs/explanation/learned.md).
 
-At a hazard choice (R3) or a fight decision (R4) with more than one legal action, every
+At a hazard choice (R3) or a fight decision (R4) with more than one legal action, unless the
+fight is already won (then the veteran's choice stands: the network never learned those), every
 candidate is scored by a one-hidden-layer network over features of the observation (R1.4:
 life, step, the deck's open contents, the fight) and of the action (its kind; the hazard's
 value, free cards and knowledge card; the ability used); the network was fitted to the
@@ -9,7 +10,7 @@ winning chance each action had in fair rollouts (``sim.lab.train``).  The vetera
 choice is kept unless another candidate scores at least ``margin`` more.  Every other
 decision (targets, destroys, sort3, pirates) is the veteran's.
 
-Parameters: the veteran's, ``margin`` (winning chance, 0.03), and ``weights`` (text: a weights
+Parameters: the veteran's, ``margin`` (winning chance, 0.02), and ``weights`` (text: a weights
 file written by ``friday train``, or ``shipped``: policies/learned.json).  The network rides in
 the parameter vector after the named parameters (``LearnedPolicy``), so other weights need no
 recompilation; nothing but numpy and Numba is needed to play.
@@ -37,7 +38,7 @@ NAME = "learned"
 DESCRIPTION = ("the veteran with hazard and fight choices scored by a small network trained "
                "on the search's fair rollouts (friday train)")
 PARAMS = dict(VETERAN_PARAMS)
-PARAMS["margin"] = 0.03
+PARAMS["margin"] = 0.02
 P_MARGIN = len(VETERAN_PARAMS)
 N_NAMED = len(PARAMS)
 N_AB = len(C.ABILITY_NAMES)
@@ -180,25 +181,57 @@ def hidden_of_state(params, F, H):
                 H[j] += params[row + j] * F[i]
 
 
+@njit(cache=True)
+def network_decides(obs, n_legal) -> bool:
+    """Whether the network scores this decision: a choice (two or more legal actions) of a
+    hazard (R3) or in a fight (R4) not yet won (R4.7: the total short of the value)."""
+    phase = obs[O.O_PHASE]
+    if n_legal < 2:
+        return False
+    if phase == O.PH_FIGHT:
+        return effective_value(obs) - fight_total(obs) > 0
+    return phase == O.PH_HAZARD
+
+
+GROUP = 4                        # candidates scored side by side (independent sums: speed)
+
+
 @njit(cache=True, _nrt=False)
-def score(params, F, H, G):
-    """The network's score of the candidate in F[N_STATE:] (its winning chance, centred on
-    the decision's mean): w2 . relu(H + W1[N_STATE:]' F[N_STATE:]) + b2; G scratch."""
+def candidate_scores(obs, legal, n_legal, params, F, H, G, out):
+    """out[c], c < n_legal: the network's score of candidate legal[c] (its winning chance,
+    centred on the decision's mean), w2 . relu(H + W1[N_STATE:]' F[N_STATE:]) + b2, with
+    F[:N_STATE] the state block and H its hidden part; G (rows >= n_legal rounded up to GROUP,
+    nh columns) scratch.  Each sum runs over the hidden units in order, GROUP sums side by side."""
     nh = H.shape[0]
     w1 = N_NAMED + 2
     w2 = w1 + N_FEATURES * nh + nh
-    for j in range(nh):
-        G[j] = H[j]
-    for i in range(N_STATE, N_FEATURES):
-        if F[i] != 0.0:
-            row = w1 + i * nh
-            for j in range(nh):
-                G[j] += params[row + j] * F[i]
-    out = params[w2 + nh]
-    for j in range(nh):
-        if G[j] > 0.0:
-            out += params[w2 + j] * G[j]
-    return out
+    for c in range(G.shape[0]):
+        for j in range(nh):
+            G[c, j] = H[j]
+        if c >= n_legal:
+            continue
+        action_features(obs, legal[c], F)
+        for i in range(N_STATE, N_FEATURES):
+            if F[i] != 0.0:
+                row = w1 + i * nh
+                for j in range(nh):
+                    G[c, j] += params[row + j] * F[i]
+    for c in range(0, n_legal, GROUP):
+        s0 = s1 = s2 = s3 = params[w2 + nh]
+        for j in range(nh):
+            w = params[w2 + j]
+            g0, g1, g2, g3 = G[c, j], G[c + 1, j], G[c + 2, j], G[c + 3, j]
+            s0 += w * (g0 if g0 > 0.0 else 0.0)
+            s1 += w * (g1 if g1 > 0.0 else 0.0)
+            s2 += w * (g2 if g2 > 0.0 else 0.0)
+            s3 += w * (g3 if g3 > 0.0 else 0.0)
+        out[c] = s0
+        if c + 1 < n_legal:
+            out[c + 1] = s1
+        if c + 2 < n_legal:
+            out[c + 2] = s2
+        if c + 3 < n_legal:
+            out[c + 3] = s3
 
 
 @njit(cache=True)
@@ -206,22 +239,20 @@ def decide(obs, legal, n_legal, params, rng):
     """R3, R4: the network's choice where it beats the veteran's by ``margin``; else the
     veteran's (module docstring)."""
     base = veteran_decide(obs, legal, n_legal, params, rng)
-    phase = obs[O.O_PHASE]
-    if n_legal < 2 or (phase != O.PH_HAZARD and phase != O.PH_FIGHT):
+    if not network_decides(obs, n_legal):
         return base
     nh = np.int64(params[N_NAMED + 1])
-    buf = np.empty(N_FEATURES + 2 * nh)             # features, hidden state part, scratch
-    F, H, G = buf[:N_FEATURES], buf[N_FEATURES:N_FEATURES + nh], buf[N_FEATURES + nh:]
+    F, H, out = np.empty(N_FEATURES), np.empty(nh), np.empty(n_legal)
+    G = np.empty(((n_legal + GROUP - 1) // GROUP * GROUP, nh))
     state_features(obs, F)
     hidden_of_state(params, F, H)
+    candidate_scores(obs, legal, n_legal, params, F, H, G, out)
     best, best_score, base_score = base, -1e18, 0.0
     for i in range(n_legal):
-        action_features(obs, legal[i], F)
-        s = score(params, F, H, G)
         if legal[i] == base:
-            base_score = s
-        if s > best_score:
-            best, best_score = legal[i], s
+            base_score = out[i]
+        if out[i] > best_score:
+            best, best_score = legal[i], out[i]
     if best_score - base_score > params[P_MARGIN]:
         return best
     return base

@@ -52,6 +52,21 @@ def test_same_weights_whatever_the_workers_and_rounds_continue_a_folder(tmp_path
     load_policy(f"learned[weights={tmp_path / 'one.json'}]")       # it plays
 
 
+def test_the_records_hold_only_the_decisions_the_network_makes():
+    """Hazard choices (R3) and fights not yet won (R4.7), each with two or more actions."""
+    import numpy as np
+    from sim import observation as O
+    from sim.lab.train import gather_game, load_rollout_policy
+    from policies import load_policy
+    rec = gather_game(1, 5, 0, load_policy("veteran"), load_rollout_policy("veteran"), 2)
+    obs, n = rec["obs"], (rec["legal"] >= 0).sum(axis=1)
+    assert len(obs) > 10 and n.min() >= 2
+    fight = obs[:, O.O_PHASE] == O.PH_FIGHT
+    assert np.all(fight | (obs[:, O.O_PHASE] == O.PH_HAZARD))
+    assert np.all(obs[fight, O.O_EFFECTIVE_VALUE] > obs[fight, O.O_FIGHT_TOTAL])
+    assert np.any(obs[:, O.O_PHASE] == O.PH_HAZARD) and np.any(fight)
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="POSIX signals")
 def test_ctrl_c_keeps_the_finished_chunks_and_the_command_continues(tmp_path):
     args = ["train", "--out", "w.json", "--data", "d", "--rounds", "1", "--workers", "1",

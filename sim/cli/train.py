@@ -30,7 +30,7 @@ def train(
                                         "far")] = 2,
     rollouts: Annotated[int, typer.Option(min=1, max=100_000, help="fair continuations "
                                           "per decision, every legal action on each")] = 100,
-    hidden: Annotated[int, typer.Option(min=1, max=1024, help="hidden units")] = 16,
+    hidden: Annotated[int, typer.Option(min=1, max=1024, help="hidden units")] = 128,
     workers: Annotated[Optional[int], typer.Option(min=1, help="worker processes (default: "
                                                    "all cores)")] = None,
     force: ForceOpt = False, quiet: QuietOpt = False, cluster: ClusterOpt = None,

@@ -4,7 +4,8 @@ evaluations of hazard and fight decisions, fit the network, write its weights.
 Gathering (round r, level L): games r*G .. (r+1)*G-1 of the master seed at level L, played by
 the behaviour policy (round 0: the veteran; later rounds: the network of the round before, so
 that the data cover the positions the learned player reaches: DAgger).  At each hazard choice
-(R3) and fight decision (R4) with more than one legal action, every legal action is scored on
+(R3) and fight decision (R4) with more than one legal action that the network decides
+(policies.learned.network_decides: not a fight already won), every legal action is scored on
 the same K fair continuations (``sim.fast.review``: hidden orders redrawn, R1.4; the rollout
 policy plays to the end), as ``friday review`` does.  A decision's record is its observation
 (without the static card-table block), its legal actions and each one's share of won
@@ -44,10 +45,10 @@ class Plan:
     rounds: int = 2
     rollouts: int = 100             # continuations per decision (every legal action on each)
     rollout_policy: str = "veteran"
-    hidden: int = 16
+    hidden: int = 128
     alpha: float = 1e-4             # L2 penalty of MLPRegressor
     max_iter: int = 200
-    margin: float = 0.03            # the learned behaviour's margin in rounds >= 1
+    margin: float = 0.02            # the learned behaviour's margin in rounds >= 1
     chunk: int = 10                 # games per chunk file
 
     def chunks(self, rnd: int) -> list[tuple[int, int, int]]:
@@ -64,12 +65,13 @@ def chunk_path(data: Path, rnd: int, level: int, first: int, last: int) -> Path:
 def gather_game(level: int, seed: int, game: int, behaviour, rollout, rollouts: int) -> dict:
     """The records of one game (module docstring): obs (int16, n x CT), legal (int16, n x
     MAX_LEGAL, -1 padded), chance (float32, n x MAX_LEGAL), game (int32)."""
+    from policies.learned import network_decides
     from ..play import Game
     g = Game.new(level, seed, game)
     rows = {k: [] for k in FIELDS}
     while not g.is_over:
         acts = g.legal_actions()
-        if 1 < len(acts) <= MAX_LEGAL and g._obs[O.O_PHASE] in (O.PH_HAZARD, O.PH_FIGHT):
+        if len(acts) <= MAX_LEGAL and network_decides(g._obs, len(acts)):
             out = outcomes(g, rollout, rollouts,
                            decision_seed(seed ^ TRAIN_SALT, game, int(g._S[S_DECISIONS])))
             legal = np.full(MAX_LEGAL, -1, np.int16)
