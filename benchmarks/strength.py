@@ -269,7 +269,8 @@ def main(argv=None) -> int:
                 won, score = play(p, lv, seed, n, chunk, a.threads, a.cache, log)
                 results[p.name] = won, score, time_per_game(p, lv, seed, min(nt, n), a.threads)
             out += level_table(lv, results, REFERENCE,
-                               [p.name for p in slow if getattr(p, "sees_all", False)])
+                               [p.name for p in slow
+                                if getattr(p, "sees_all", False) and p.name in results])
             log(f"level {lv} done")
     except KeyboardInterrupt:
         log("interrupted: finished chunks are kept in the cache; rerun the same command to "

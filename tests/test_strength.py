@@ -88,3 +88,14 @@ def test_games_of_a_compare_file_are_reused(strength, tmp_path, capsys):
     assert strength.main([*args[:-1], str(tmp_path / "none.parquet")]) == 2
     assert strength.main([*args, "--seed", "2"]) == 2
     assert "another seed" in capsys.readouterr().err
+
+
+def test_the_unfair_bound_only_on_the_levels_it_plays(strength, tmp_path, capsys):
+    """--slow-level: a level without the unfair player has no share line (and no error)."""
+    args = ["--games", "40", "--chunk", "40", "--policies", "cull-green,expert", "--level",
+            "1,4", "--slow", "unfair-clairvoyant", "--slow-games", "10", "--slow-level", "4",
+            "--cache", str(tmp_path / "c")]
+    assert strength.main(args) == 0
+    out = capsys.readouterr().out
+    one, four = out.split("### Level 4")
+    assert "UNFAIR" not in one and "Share of the UNFAIR bound" in four
