@@ -10,7 +10,7 @@ winning chance each action had in fair rollouts (``sim.lab.train``).  The vetera
 choice is kept unless another candidate scores at least ``margin`` more.  Every other
 decision (targets, destroys, sort3, pirates) is the veteran's.
 
-Parameters: the veteran's, ``margin`` (winning chance, 0.02), and ``weights`` (text: a weights
+Parameters: the veteran's, ``margin`` (winning chance, 0.015), and ``weights`` (text: a weights
 file written by ``friday train``, or ``shipped``: policies/learned.json).  The network rides in
 the parameter vector after the named parameters (``LearnedPolicy``), so other weights need no
 recompilation; nothing but numpy and Numba is needed to play.
@@ -38,7 +38,7 @@ NAME = "learned"
 DESCRIPTION = ("the veteran with hazard and fight choices scored by a small network trained "
                "on the search's fair rollouts (friday train)")
 PARAMS = dict(VETERAN_PARAMS)
-PARAMS["margin"] = 0.02
+PARAMS["margin"] = 0.015
 P_MARGIN = len(VETERAN_PARAMS)
 N_NAMED = len(PARAMS)
 N_AB = len(C.ABILITY_NAMES)
@@ -181,7 +181,7 @@ def hidden_of_state(params, F, H):
                 H[j] += params[row + j] * F[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def network_decides(obs, n_legal) -> bool:
     """Whether the network scores this decision: a choice (two or more legal actions) of a
     hazard (R3) or in a fight (R4) not yet won (R4.7: the total short of the value)."""
@@ -193,21 +193,23 @@ def network_decides(obs, n_legal) -> bool:
     return phase == O.PH_HAZARD
 
 
-GROUP = 4                        # candidates scored side by side (independent sums: speed)
+GROUP = 4              # candidates scored side by side: the four sums s0..s3 below (one each)
 
 
 @njit(cache=True, _nrt=False)
 def candidate_scores(obs, legal, n_legal, params, F, H, G, out):
     """out[c], c < n_legal: the network's score of candidate legal[c] (its winning chance,
     centred on the decision's mean), w2 . relu(H + W1[N_STATE:]' F[N_STATE:]) + b2, with
-    F[:N_STATE] the state block and H its hidden part; G (rows >= n_legal rounded up to GROUP,
-    nh columns) scratch.  Each sum runs over the hidden units in order, GROUP sums side by side."""
+    F[:N_STATE] the state block and H its hidden part; G scratch (candidate c's hidden layer
+    at G[c * nh:], n_legal rounded up to GROUP rows).  Each sum runs over the hidden units in
+    order, GROUP sums side by side."""
     nh = H.shape[0]
     w1 = N_NAMED + 2
     w2 = w1 + N_FEATURES * nh + nh
-    for c in range(G.shape[0]):
+    for c in range((n_legal + GROUP - 1) // GROUP * GROUP):
+        g = c * nh
         for j in range(nh):
-            G[c, j] = H[j]
+            G[g + j] = H[j]
         if c >= n_legal:
             continue
         action_features(obs, legal[c], F)
@@ -215,12 +217,13 @@ def candidate_scores(obs, legal, n_legal, params, F, H, G, out):
             if F[i] != 0.0:
                 row = w1 + i * nh
                 for j in range(nh):
-                    G[c, j] += params[row + j] * F[i]
+                    G[g + j] += params[row + j] * F[i]
     for c in range(0, n_legal, GROUP):
         s0 = s1 = s2 = s3 = params[w2 + nh]
+        g = c * nh
         for j in range(nh):
             w = params[w2 + j]
-            g0, g1, g2, g3 = G[c, j], G[c + 1, j], G[c + 2, j], G[c + 3, j]
+            g0, g1, g2, g3 = G[g + j], G[g + nh + j], G[g + 2 * nh + j], G[g + 3 * nh + j]
             s0 += w * (g0 if g0 > 0.0 else 0.0)
             s1 += w * (g1 if g1 > 0.0 else 0.0)
             s2 += w * (g2 if g2 > 0.0 else 0.0)
@@ -242,8 +245,9 @@ def decide(obs, legal, n_legal, params, rng):
     if not network_decides(obs, n_legal):
         return base
     nh = np.int64(params[N_NAMED + 1])
-    F, H, out = np.empty(N_FEATURES), np.empty(nh), np.empty(n_legal)
-    G = np.empty(((n_legal + GROUP - 1) // GROUP * GROUP, nh))
+    h, o, g = N_FEATURES, N_FEATURES + nh, N_FEATURES + nh + n_legal     # one scratch buffer
+    buf = np.empty(g + (n_legal + GROUP - 1) // GROUP * GROUP * nh)
+    F, H, out, G = buf[:h], buf[h:o], buf[o:g], buf[g:]
     state_features(obs, F)
     hidden_of_state(params, F, H)
     candidate_scores(obs, legal, n_legal, params, F, H, G, out)

@@ -27,7 +27,7 @@ def train(
                                        help="games per round and level")] = 200,
     rounds: Annotated[int, typer.Option(min=1, max=20, help="rounds: the first played by "
                                         "the veteran, each later one by the network so "
-                                        "far")] = 2,
+                                        "far")] = 3,
     rollouts: Annotated[int, typer.Option(min=1, max=100_000, help="fair continuations "
                                           "per decision, every legal action on each")] = 100,
     hidden: Annotated[int, typer.Option(min=1, max=1024, help="hidden units")] = 128,

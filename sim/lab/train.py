@@ -42,7 +42,7 @@ class Plan:
     levels: tuple = (1, 2, 3, 4)
     seed: int = 11
     games: int = 200                # per round and level
-    rounds: int = 2
+    rounds: int = 3
     rollouts: int = 100             # continuations per decision (every legal action on each)
     rollout_policy: str = "veteran"
     hidden: int = 128
