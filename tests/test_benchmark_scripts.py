@@ -76,3 +76,19 @@ def test_search_curve_writes_a_table_and_a_figure(tmp_path, fast_engine):
     text = (tmp_path / "curve.md").read_text()
     assert "| `expert` | 300 |" in text and "(reference)" in text and "McNemar" in text
     assert "'veteran[reserve_red=3]'" in text and (tmp_path / "curve.png").stat().st_size > 1000
+
+
+def test_learned_cost_counts_the_network_decisions_and_splits_their_time(tmp_path, fast_engine):
+    """benchmarks/learned_cost.py (results/learned_cost.md): one row per level; the network
+    scores some but not all decisions (policies.learned.network_decides); the learned policy's
+    time per game and its ratio to the expert's are there."""
+    out = tmp_path / "cost.md"
+    _run([ROOT / "benchmarks" / "learned_cost.py", "--games", "3", "--time-games", "30",
+          "--level", "4", "--out", out], ROOT)
+    text = out.read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| 4 |")]
+    assert len(rows) == 1 and "--games 3 --time-games 30 --seed 3 --level 4" in text
+    cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    assert len(cells) == 12 and cells[10].endswith("x")
+    decisions, network = float(cells[1]), float(cells[2])
+    assert 0 < network < decisions
