@@ -10,8 +10,9 @@ Each part is timed inside the games, as it runs there: three players play the ve
 but first do part of the learned policy's work wherever the network would score (the state
 features; then the hidden layer's state part; then every candidate's score: learned with an
 unreachable margin).  The time each adds per game over the one before, divided by the network
-decisions of a veteran game, is that part's cost.  Decisions are counted with the reference state machine (sim.play.Game).  Times
-are process CPU time on one thread per game, best of three (as benchmarks/strength.py).
+decisions of a veteran game, is that part's cost.  Decisions are counted with the reference
+state machine (sim.play.Game).  Times are process CPU time on one thread per game, best of
+three (as benchmarks/strength.py).
 """
 from __future__ import annotations
 
@@ -29,26 +30,6 @@ from policies import learned as L  # noqa: E402
 from sim.lab.files import check_file, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.rules import RuleError  # noqa: E402
-
-
-def network_decisions(policy, level: int, seed: int, games: int):
-    """The observations and legal actions (-1 padded) of every decision the network scores
-    in ``games`` learned games, and the number of all decisions."""
-    from sim.play import Game
-    obs, legal, n_all = [], [], 0
-    for game in range(games):
-        g = Game.new(level, seed, game)
-        while not g.is_over:
-            acts = g.legal_actions()
-            n_all += 1
-            if L.network_decides(g.observation, len(acts)):
-                obs.append(g.observation)
-                legal.append(acts)
-            g.step(g.policy_action(policy))
-    LEGAL = np.full((len(legal), max(map(len, legal)) + 1), -1, np.int64)   # -1 ends a row
-    for r, acts in enumerate(legal):
-        LEGAL[r, :len(acts)] = acts
-    return np.array(obs, np.int64), LEGAL, n_all
 
 
 @njit
@@ -116,8 +97,8 @@ def level_row(level: int, args, players: dict) -> str:
 
 def main(argv=None):
     ap = ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=500, help="learned games per level whose "
-                    "decisions are timed (default 500)")
+    ap.add_argument("--games", type=int, default=500, help="games per level whose "
+                    "decisions are counted (default 500)")
     ap.add_argument("--time-games", type=int, default=20000, help="games per level and "
                     "policy for the times per game (default 20000)")
     ap.add_argument("--seed", type=int, default=3, help="master seed (default 3)")
