@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, asdict
 
+from sim.errors import RuleError  # noqa: F401  (the error vocabulary: sim.errors)
+
 # Steps (R8.1); also the index into cards.HAZARD_VALUE.
 GREEN, YELLOW, RED, PIRATES = 0, 1, 2, 3
 STEP_NAMES = ("green", "yellow", "red", "pirates")
@@ -54,10 +56,6 @@ def options_text(options) -> str:
 _CHOICES = {"old_age": ("lose", "continue"),
             "step_minus1_stacks": (True, False),
             "plus1_counts_destroyed": (True, False)}
-
-
-class RuleError(ValueError):
-    """Bad input: level, option, deal, action.  The CLI prints it without a traceback."""
 
 
 def check_level(level) -> int:

@@ -22,6 +22,7 @@ LAYERS = {
     #    actions, the observation's layout, deal files, card names, the trace format.
     "sim.cards": 0, "sim.cardtable": 0, "sim.rules": 0, "sim.rng": 0, "sim.actions": 0,
     "sim.observation": 0, "sim.deal": 0, "sim.names": 0, "sim.trace": 0, "sim.data": 0,
+    "sim.errors": 0, "sim.deprecation": 0,
     # 1. Policies: they read the observation only (R1.4), so they use only the vocabulary;
     #    both engines (and the lab) run them.
     "policies": 1, "policies.*": 1,
