@@ -349,3 +349,9 @@ def pirate_knowledge_bonus(obs, card):
         elif pa == C.PA_PLUS2_PER_AGING and ab == C.AB_DESTROY:
             bonus += 1.0
     return bonus
+
+
+from sim.deprecation import moved  # noqa: E402  (the 0.1.0 names: CHANGELOG.md)
+
+__getattr__ = moved(__name__, {"fight_total": "policies.base:fight_total",
+                               "effective_value": "policies.base:effective_value"})
