@@ -353,5 +353,6 @@ def pirate_knowledge_bonus(obs, card):
 
 from sim.deprecation import moved  # noqa: E402  (the 0.1.0 names: CHANGELOG.md)
 
-__getattr__ = moved(__name__, {"fight_total": "policies.base:fight_total",
-                               "effective_value": "policies.base:effective_value"})
+__getattr__ = moved(__name__, {}, shims={
+    f: (f"policies.arith:oracle_{f}", f"policies.base.{f} (the engines' count)")
+    for f in ("fight_total", "effective_value")})

@@ -36,14 +36,14 @@ MOVED = {
     "sim.simulate:run_simulation": "sim.lab.simulate:run_simulation",
     "sim.simulate:write_parquet": "sim.lab.files:write_parquet",
     "sim.report:policy_report": "sim.lab.report:policy_report",
-    "policies.arith:fight_total": "policies.base:fight_total",
-    "policies.arith:effective_value": "policies.base:effective_value",
 }
 # removed without a direct successor: served by a shim on the new API; the warning names it
 SHIMS = {
     "policies.base:default_decide": "policies.strategy.with_rules",
     "policies.base:fight_decision": "policies.base.draw_or_stop",
     "sim.fast:iter_batches": "sim.fast.run_batch",
+    "policies.arith:fight_total": "policies.base.fight_total",
+    "policies.arith:effective_value": "policies.base.effective_value",
 }
 GONE = {"policies.base:ABILITY": "policies.arith.ability_of"}
 
