@@ -349,3 +349,10 @@ def pirate_knowledge_bonus(obs, card):
         elif pa == C.PA_PLUS2_PER_AGING and ab == C.AB_DESTROY:
             bonus += 1.0
     return bonus
+
+
+from sim.deprecation import moved  # noqa: E402  (the 0.1.0 names: CHANGELOG.md)
+
+__getattr__ = moved(__name__, {}, shims={
+    f: (f"policies.arith:oracle_{f}", f"policies.base.{f} (the engines' count)")
+    for f in ("fight_total", "effective_value")})

@@ -247,3 +247,45 @@ def pirate_choice(obs, legal, n_legal, hardest_first):
         if key > best_key:
             best, best_key = legal[i], key
     return best
+
+
+@njit(cache=True, _nrt=False)
+def _fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
+    """0.1.0's ``fight_decision`` (R4): a helpful ability, else draw_or_stop (until 0.3.0)."""
+    a = helpful_ability(obs, legal, n_legal)
+    return a if a >= 0 else draw_or_stop(obs, legal, n_legal, reserve, lose_if_missing_over)
+
+
+@njit(cache=True, _nrt=False)
+def _default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
+                    value_weight, skip_above, knowledge_weight=1.0, hardest_first=False,
+                    pirate_prep=0.0):
+    """0.1.0's ``default_decide``: each decision's default above (until 0.3.0)."""
+    phase = obs[O.O_PHASE]
+    if phase == O.PH_FIGHT:
+        return _fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over)
+    if phase == O.PH_HAZARD:
+        return hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight,
+                             pirate_prep)
+    if phase == O.PH_TARGET:
+        return pick_target(obs, legal, n_legal)
+    if phase == O.PH_DESTROY:
+        return destroy_choice(obs, legal, n_legal, destroy_max_value)
+    if phase == O.PH_PIRATE:
+        return pirate_choice(obs, legal, n_legal, hardest_first)
+    if phase == O.PH_SORT_TAKE or phase == O.PH_SORT_DISCARD or phase == O.PH_SORT_ORDER:
+        return sort_decision(obs, legal, n_legal)
+    return A_MORE if phase == O.PH_MORE else legal[0]
+
+
+from sim.deprecation import moved  # noqa: E402  (the 0.1.0 names: CHANGELOG.md)
+
+__getattr__ = moved(__name__, {}, shims={
+    "default_decide": ("policies.base:_default_decide", "policies.strategy.with_rules "
+                       "(one rule per decision) or the per-decision functions of policies.base"),
+    "fight_decision": ("policies.base:_fight_decision",
+                       "policies.base.helpful_ability, then policies.base.draw_or_stop")},
+    gone={n: f"policies.arith.{f}(obs, ...): the observation's card block (what-if tables)"
+          for n, f in [("ABILITY", "ability_of"), ("FIGHT_VALUE", "value_of"),
+                       ("HAZARD_VALUE", "hazard_value"), ("IS_AGING", "is_aging"),
+                       ("PIRATE_ABILITY", "pirate_ability"), ("DESTROY_COST", "destroy_cost")]})

@@ -4,7 +4,7 @@
 Numba engine that plays the same games bit for bit.  Rule numbers (R1...) refer to
 ``RULES.md`` as shipped in the repository's shared folder.
 """
-__version__ = "0.1.0"
+from .provenance import __version__  # noqa: F401  (the one version source)
 
 import os as _os
 

@@ -7,14 +7,17 @@ import json
 def header(engine: str, level: int, seed: int, game: int, policy: str, options,
            cards=None) -> dict:
     """TRACE.md's header; ``cards`` the game's card table (sim.cardtable, default printed):
-    the whole table, and under ``x.card_table`` (TRACE.md allows extra fields only under
-    ``x``) which table it is, its hash and what differs from the printed one."""
+    the whole table, and under ``x`` (TRACE.md allows extra fields only there):
+    ``card_table``, which table it is, its hash and what differs from the printed one, and
+    ``friday_lab``, the package version and the engine's source hash (sim.provenance)."""
     from .cardtable import as_table
+    from .provenance import __version__, engine_hash
     cards = as_table(cards)
     return {"e": "header", "format": "friday-trace", "version": 1, "engine": engine,
             "level": level, "seed": seed, "game": game, "policy": policy,
             "options": options.as_dict(), "cards": cards.header(),
-            "x": {"card_table": {k: v for k, v in cards.meta().items() if k != "source"}}}
+            "x": {"card_table": {k: v for k, v in cards.meta().items() if k != "source"},
+                  "friday_lab": {"version": __version__, "engine_sha256": engine_hash()}}}
 
 
 def to_jsonl(events) -> str:

@@ -331,7 +331,9 @@ def test_trace_header_conforms(engine, extra):
     lines = [json.loads(line) for line in result.output.splitlines()]
     head = lines[0]
     validate_header(head, engine)
-    assert set(head["x"]) == {"card_table"}
+    assert set(head["x"]) == {"card_table", "friday_lab"}
+    from sim.provenance import __version__, engine_hash
+    assert head["x"]["friday_lab"] == {"version": __version__, "engine_sha256": engine_hash()}
     table = build(sets=extra[1:2])
     assert head["x"]["card_table"] == {"table": "edited" if extra else "printed",
                                        "hash": table.hash, "changes": table.meta()["changes"]}

@@ -22,7 +22,7 @@ LAYERS = {
     #    actions, the observation's layout, deal files, card names, the trace format.
     "sim.cards": 0, "sim.cardtable": 0, "sim.rules": 0, "sim.rng": 0, "sim.actions": 0,
     "sim.observation": 0, "sim.deal": 0, "sim.names": 0, "sim.trace": 0, "sim.data": 0,
-    "sim.errors": 0, "sim.deprecation": 0,
+    "sim.errors": 0, "sim.deprecation": 0, "sim.provenance": 0,
     # 1. Policies: they read the observation only (R1.4), so they use only the vocabulary;
     #    both engines (and the lab) run them.
     "policies": 1, "policies.*": 1,
@@ -32,13 +32,17 @@ LAYERS = {
     "policies.search": 3.5, "policies.unfair_clairvoyant": 3.5,
     # 2. The reference engine: the rules in plain Python.
     "sim.reference": 2, "sim.reference.*": 2,
+    #    (0.1.0's module paths, deprecated shims until 0.3.0: CHANGELOG.md)
+    "sim.reference_fight": 2, "sim.reference_abilities": 2, "sim.reference_observation": 2,
     # 3. The fast engine (Numba) and Numba's cache.
     "sim.fast": 3, "sim.fast.*": 3, "sim.numba_cache": 3,
     # 4. One game: the Game object, the gym environment, play at the terminal, the log.
     #    ``sim`` itself (sim/__init__.py) re-exports Game.
     "sim": 4, "sim.play": 4, "sim.play.*": 4,
+    "sim.env": 4, "sim.game": 4, "sim.render": 4,            # deprecated shims
     # 5. The lab: many games (run, compare, balance, statistics, plots, cluster, results).
     "sim.lab": 5, "sim.lab.*": 5,
+    "sim.progress": 5, "sim.results": 5, "sim.simulate": 5, "sim.report": 5,   # deprecated shims
     # 6. The command line.
     "sim.cli": 6, "sim.cli.*": 6,
 }

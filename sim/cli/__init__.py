@@ -31,6 +31,20 @@ app.registered_commands += (games.app.registered_commands + one_game.app.registe
 app.add_typer(balance.app, name="balance")
 
 
+def _print_version(asked: bool):
+    if asked:
+        from sim import __version__
+        print(f"friday-lab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", is_eager=True,
+                                          callback=_print_version,
+                                          help="Print friday-lab's version and exit.")):
+    pass
+
+
 def main():
     """The ``friday`` command.  A mistyped command, option or value is one ``error:`` line
     (exit code 2), as every other bad input.  After Ctrl-C (exit code 130) the process ends at

@@ -30,3 +30,23 @@ def __getattr__(name):
         if exc.name != f"{__name__}.{name}":
             raise
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def _iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=100_000,
+                  first_game=0, cards=None):
+    """0.1.0's ``iter_batches`` on the 0.2.0 API: ``run_batch`` chunk by chunk (until 0.3.0)."""
+    from .api import run_batch
+    for done in range(0, n_games, int(chunk)):
+        yield run_batch(level, seed, first_game + done, min(int(chunk), n_games - done), policy,
+                        options, threads, cards)
+
+
+from sim.deprecation import moved  # noqa: E402
+
+_engine_getattr = __getattr__
+_old_names = moved(__name__, {}, shims={"iter_batches": (
+    "sim.fast:_iter_batches", "sim.fast.run_batch chunk by chunk, or sim.lab.simulate")})
+
+
+def __getattr__(name):  # noqa: F811  (the 0.1.0 names first: CHANGELOG.md)
+    return _old_names(name) if name == "iter_batches" else _engine_getattr(name)

@@ -18,6 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from sim.provenance import provenance
 from sim.rules import RuleError
 
 _UMASK = os.umask(0)
@@ -121,9 +122,12 @@ def write_text(path, text: str):
 
 
 def write_parquet(df, path, meta: dict):
-    """A DataFrame to Parquet with ``meta`` (JSON) in the file's metadata, atomically."""
+    """A DataFrame to Parquet with ``meta`` (JSON) in the file's metadata, atomically; the
+    record also says which code made the file (sim.provenance: ``friday_lab_version``,
+    ``engine_sha256``)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+    meta = {**meta, **provenance()}
     table = pa.Table.from_pandas(df, preserve_index=False)
     table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                            b"friday_lab": json.dumps(meta).encode()})

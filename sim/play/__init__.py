@@ -11,3 +11,8 @@
 from .game import Game
 
 __all__ = ["Game"]
+
+from sim.deprecation import moved  # noqa: E402  (0.1.0's sim/play.py: CHANGELOG.md)
+
+__getattr__ = moved(__name__, {n: f"sim.play.terminal:{n}" for n in
+                               ("TerminalPlayer", "play_in_terminal", "PlayerQuit", "HELP")})

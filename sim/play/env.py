@@ -79,3 +79,14 @@ class FridayEnv(gym.Env):
 
     def render(self):
         return str(self.game) if self.render_mode == "ansi" and self.game is not None else None
+
+
+ENV_ID = "friday_lab/Friday-v0"
+"""The registered, versioned Gymnasium id: ``gymnasium.make(ENV_ID, level=4)`` after
+``import sim.play.env``, or ``gymnasium.make("sim.play.env:friday_lab/Friday-v0", level=4)``
+with nothing imported first (Gymnasium 1.x imports the module named before the colon; it no
+longer loads plugins from entry points).  A change that alters the episodes for the same
+arguments (observation, actions, rewards) gets the next version, ``-v1``."""
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="sim.play.env:FridayEnv")

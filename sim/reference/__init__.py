@@ -8,3 +8,11 @@
 from .game import Game, IllegalAction, play_batch, play_game
 
 __all__ = ["Game", "IllegalAction", "play_batch", "play_game"]
+
+from sim.deprecation import moved  # noqa: E402  (0.1.0's sim/reference.py: CHANGELOG.md)
+
+__getattr__ = moved(__name__, {"Fight": "sim.reference.fight:Fight",
+                               "FightRules": "sim.reference.fight:FightRules",
+                               "GameOver": "sim.reference.fight:GameOver",
+                               "result_row": "sim.reference.game:result_row",
+                               "top_first": "sim.reference.game:top_first"})
