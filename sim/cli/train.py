@@ -80,6 +80,9 @@ def _write(out: Path, text: str, record: dict):
     data, fit = record["data"], record["fit"]
     typer.echo(f"{data['decisions']:,} decisions ({data['candidates']:,} candidates) from "
                f"{data['games']:,} games; {_held_out(fit)}")
+    if fit["iterations"] >= record["plan"]["max_iter"]:
+        typer.echo(f"the fit used all {fit['iterations']} iterations without settling: more "
+                   "games give a steadier network")
     typer.echo(f"wrote {out}: play it as learned[weights={out}]")
 
 

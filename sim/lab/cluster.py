@@ -23,7 +23,8 @@ from collections import deque
 
 from sim.deprecation import moved
 from sim.rules import RuleError
-from .ship import play_shipped, policy_wire, to_wire
+from .run import play_shipped
+from .ship import policy_wire, to_wire
 
 CONNECT_TIMEOUT_S = 5
 _LOCAL = re.compile(r"local:(\d+)")

@@ -24,7 +24,7 @@ are integer sums.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -96,6 +96,21 @@ def play_chunk(chunk: Chunk, threads=None):
     play = api.summary_chunk if chunk.summary else api.run_batch
     return play(chunk.level, chunk.seed, chunk.first_game, chunk.count, s.policy, s.options,
                 threads, s.cards)
+
+
+_SHIPPED: dict = {}
+
+
+def play_shipped(chunk: Chunk, threads=None):
+    """Runs on a worker: ``play_chunk`` of a chunk whose policy travelled as data
+    (sim.lab.ship.policy_wire), rebuilt once per worker process (compiled or loaded once)."""
+    from .ship import policy_from_wire
+    wire = chunk.setup.policy
+    key = repr(wire)
+    if key not in _SHIPPED:
+        _SHIPPED[key] = policy_from_wire(wire)
+    return play_chunk(replace(chunk, setup=replace(chunk.setup, policy=_SHIPPED[key])),
+                      threads)
 
 
 @dataclass(frozen=True)
@@ -213,7 +228,7 @@ class Processes:
         """Nothing: each worker compiles (or loads) what it plays."""
 
     def parts(self, plan: Plan, stop):
-        from .ship import play_shipped, policy_wire, to_wire
+        from .ship import policy_wire, to_wire
         wires = {id(s): policy_wire(s.policy) for s in plan.setups}
         pool = _worker_pool(self.workers)
         try:

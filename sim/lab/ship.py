@@ -105,18 +105,3 @@ def to_wire(chunk, wire: dict | None = None):
     already made); the options, the card table and the chunk's work travel as they are."""
     policy = wire or policy_wire(chunk.setup.policy)
     return replace(chunk, setup=replace(chunk.setup, policy=policy))
-
-
-_POLICIES: dict = {}
-
-
-def play_shipped(chunk, threads=None):
-    """Runs on a worker: sim.lab.run.play_chunk of the chunk with its policy rebuilt.  The
-    rebuilt policy is kept per process, so a worker compiles (or loads) it once."""
-    from .run import play_chunk
-    wire = chunk.setup.policy
-    key = repr(wire)
-    if key not in _POLICIES:
-        _POLICIES[key] = policy_from_wire(wire)
-    setup = replace(chunk.setup, policy=_POLICIES[key])
-    return play_chunk(replace(chunk, setup=setup), threads)

@@ -162,6 +162,8 @@ def candidate_rows(data: dict):
 def fit(data: dict, plan: Plan) -> tuple[dict, dict]:
     """The network fitted to the records (module docstring): its weights (W1, b1, w2, b2, the
     output in chance units) and accuracy figures on the held-out games."""
+    import warnings
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
     from threadpoolctl import threadpool_limits
     X, y, dec = candidate_rows(data)
@@ -171,7 +173,8 @@ def fit(data: dict, plan: Plan) -> tuple[dict, dict]:
                          alpha=plan.alpha, batch_size=256, learning_rate_init=1e-3,
                          max_iter=plan.max_iter, early_stopping=True, n_iter_no_change=8,
                          random_state=plan.seed)
-    with threadpool_limits(1):
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)     # said by the iterations
         model.fit(X[~held], y[~held])
         pred = model.predict(X)
     W1, w2 = model.coefs_
