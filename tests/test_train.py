@@ -99,6 +99,7 @@ def test_ctrl_c_to_the_process_group_stops_the_workers_and_keeps_every_chunk(tmp
     assert _group_gone(proc.pid)
     assert proc.returncode == 130, err
     assert "interrupted: the finished chunks are kept" in err and "Traceback" not in err
+    assert "Warning" not in err                 # nothing reported leaked by the workers
     kept = {p.name: p.read_bytes() for p in (tmp_path / "d").glob("*.npz")}
     assert 1 <= len(kept) < 12 and not (tmp_path / "w.json").exists()
     for name in kept:

@@ -23,6 +23,7 @@ are integer sums.
 """
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field, replace
 
@@ -230,14 +231,18 @@ class Processes:
     def parts(self, plan: Plan, stop):
         from .ship import policy_wire, to_wire
         wires = {id(s): policy_wire(s.policy) for s in plan.setups}
-        pool = _worker_pool(self.workers)
+        pool, pending = _worker_pool(self.workers), {}
         try:
-            pending = {i: (ch, pool.apply_async(play_shipped, (to_wire(ch, wires[id(ch.setup)]),)))
-                       for i, ch in enumerate(fixed_chunks(plan, self.chunk))}
+            for i, ch in enumerate(fixed_chunks(plan, self.chunk)):
+                wired = to_wire(ch, wires[id(ch.setup)])
+                pending[i] = (ch, pool.apply_async(play_shipped, (wired,)))
             yield from grouped(plan, _as_finished(pending, plan.in_order, stop))
         finally:
             pool.terminate()
             pool.join()
+            pending.clear()     # the pool collected now: its semaphores released (the CLI
+            del pool            # ends at once after Ctrl-C, without the interpreter's teardown)
+            gc.collect()
 
 
 def _worker_pool(n: int):
