@@ -231,9 +231,12 @@ class Processes:
     def parts(self, plan: Plan, stop):
         from .ship import policy_wire, to_wire
         wires = {id(s): policy_wire(s.policy) for s in plan.setups}
-        pool, pending = _worker_pool(self.workers), {}
+        chunks = fixed_chunks(plan, self.chunk)
+        if not chunks:                  # every range finished before: no worker started
+            return
+        pool, pending = _worker_pool(min(self.workers, len(chunks))), {}
         try:
-            for i, ch in enumerate(fixed_chunks(plan, self.chunk)):
+            for i, ch in enumerate(chunks):
                 wired = to_wire(ch, wires[id(ch.setup)])
                 pending[i] = (ch, pool.apply_async(play_shipped, (wired,)))
             yield from grouped(plan, _as_finished(pending, plan.in_order, stop))
