@@ -1,7 +1,7 @@
 """The one way to play many games: a plan, chunks, a backend, progress and Ctrl-C.
 
-Every command that plays many games (``simulate``, ``compare``, ``report``, ``balance``) and
-the Python API (sim.lab) go through ``Run``:
+Every command that plays many games (``simulate``, ``compare``, ``report``, ``balance``,
+``tune``, ``train``) and the Python API (sim.lab) go through ``Run``:
 
 * a ``Plan`` says what to play: one or more ``Setup`` (a player, rule options, a card table),
   each played on the very same games (common random numbers: game g of seed s is dealt alike
@@ -11,8 +11,12 @@ the Python API (sim.lab) go through ``Run``:
   reference engine, and a Dask worker runs the very same function (sim.lab.cluster);
 * a backend cuts each level into consecutive game ranges and plays every setup on each:
   ``InProcess`` sizes the ranges from the measured games/s (about ``CHUNK_SECONDS`` each, so
-  that Ctrl-C stops within a fraction of a second), ``OnCluster`` sends ranges of a fixed size
-  to Dask workers and puts the results back in game order;
+  that Ctrl-C stops within a fraction of a second), ``Processes`` and ``OnCluster`` send
+  ranges of a fixed size to local worker processes or Dask workers, every level's at once, the
+  players shipped as data (sim.lab.ship), and put the results back in game order (or hand
+  them on as they finish: ``Plan.in_order``);
+* a plan may do other work with its chunks than play them (``Plan.work``: ``friday train``
+  gathers its records so) and skip the ranges finished before (``Plan.done``);
 * ``Run`` compiles first (the compile notice), then iterates over the finished ranges with one
   progress bar; the first Ctrl-C stops after the current range, a second one at once, and
   everything finished is kept (``Run.interrupted`` says so).

@@ -11,6 +11,9 @@ policy plays to the end), as ``friday review`` does.  A decision's record is its
 (without the static card-table block), its legal actions and each one's share of won
 continuations.  The continuations' streams derive from (seed, game, decision) alone and the
 chunks are kept as files, so the data do not depend on workers, chunks or interruptions.
+Each round is one run of the lab's pipeline (sim.lab.run: ``Gather`` is its chunks' work, the
+chunks kept before are its ``done``), on local worker processes or a Dask cluster, the
+behaviour shipped to them with its weights file's bytes (sim.lab.ship).
 
 Fitting: each candidate's features (policies.learned), its target the candidate's winning
 chance minus the decision's mean (the network ranks the actions of a decision; the position's
