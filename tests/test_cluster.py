@@ -18,6 +18,7 @@ from sim.fast import run_batch                        # noqa: E402
 from sim.fast.api import summary_chunk                # noqa: E402
 from sim.lab import cluster as K                      # noqa: E402
 from sim.lab.run import Chunk, Setup                  # noqa: E402
+from sim.lab.ship import policy_from_wire, policy_wire, to_wire    # noqa: E402
 from sim.rules import Options, RuleError              # noqa: E402
 
 
@@ -79,11 +80,73 @@ def test_user_policy_file_is_shipped_as_source(dask2, tmp_path):
     '''))
     pol = load_policy(f"{tmp_path / 'mine.py'}:last_legal[pick=1]")
     want = run_batch(1, 2, 0, 300, pol)
-    wire = K.policy_wire(pol)
-    assert wire["kind"] == "file" and set(wire["files"]) == {"helper_mod.py", "mine.py"}
+    wire = policy_wire(pol)
+    assert wire["base"][0] == "files" and set(wire["base"][1]) == {"helper_mod.py", "mine.py"}
     got = _rows(dask2, 1, 2, 300, pol, None, 120)
     for k in want:
         assert np.array_equal(got[k], want[k]), k
+
+
+LAST_LEGAL = textwrap.dedent('''
+    from numba import njit
+    PARAMS = {}
+
+    @njit
+    def last_legal(obs, legal, n_legal, params, rng):
+        """Plays the last legal action."""
+        return legal[n_legal - 1]
+''')
+
+
+def shipped_record(wire):
+    """Runs on a worker: the record of the policy rebuilt there, with its files' hashes."""
+    import hashlib
+    from pathlib import Path
+    record = policy_from_wire(wire).record()
+    files = [v for v in [record["file"], *record["overrides"].values()]
+             if isinstance(v, str) and Path(v.rpartition(":")[0] or v).is_file()]
+    return record, {Path(f.rpartition(":")[0] or f).name:
+                    hashlib.sha256(Path(f.rpartition(":")[0] or f).read_bytes()).hexdigest()
+                    for f in files}
+
+
+def test_policies_with_files_are_shipped_with_their_bytes(dask2, tmp_path, monkeypatch):
+    """A policy file, learned[weights=FILE] and search[base=file.py:f], named by paths
+    relative to a folder the workers do not run in, then removed before the workers play:
+    the workers rebuild each from the shipped bytes (sim.lab.ship) and play the same games."""
+    from pathlib import Path
+    import shutil
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "rule.py").write_text(LAST_LEGAL)
+    shutil.copy(Path(__file__).parents[1] / "policies" / "learned.json", mine / "w.json")
+    monkeypatch.chdir(mine)
+    specs = ["rule.py:last_legal", "learned[weights=w.json,margin=0.05]",
+             "search[base=rule.py:last_legal]"]
+    policies = [load_policy(s) for s in specs]
+    wanted = [run_batch(2, 7, 0, 40, p) for p in policies[:2]]
+    chunks = [to_wire(Chunk(Setup(p), 2, 7, 0, 40)) for p in policies[:2]]
+    wires = [policy_wire(p) for p in policies]
+    monkeypatch.chdir(tmp_path)
+    shutil.rmtree(mine)
+    client = dask2.client
+    for want, chunk in zip(wanted, chunks):
+        got = client.submit(K.play_wire, chunk, pure=False).result()
+        for k in want:
+            assert np.array_equal(got[k], want[k]), k
+    record, hashes = client.submit(shipped_record, wires[2], pure=False).result()
+    assert record["base"] == "search" and record["overrides"]["base"].endswith(
+        "/rule.py:last_legal")
+    import hashlib
+    assert hashes["rule.py"] == hashlib.sha256(LAST_LEGAL.encode()).hexdigest()
+
+
+def test_a_spec_naming_a_missing_file_cannot_be_shipped(tmp_path):
+    (tmp_path / "rule.py").write_text(LAST_LEGAL)
+    pol = load_policy(f"{tmp_path / 'rule.py'}:last_legal")
+    (tmp_path / "rule.py").unlink()
+    with pytest.raises(Exception, match="cannot be sent to a worker"):
+        policy_wire(pol)
 
 
 def kill_once_then_play(chunk, marker):

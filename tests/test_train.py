@@ -67,26 +67,130 @@ def test_the_records_hold_only_the_decisions_the_network_makes():
     assert np.any(obs[:, O.O_PHASE] == O.PH_HAZARD) and np.any(fight)
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="POSIX signals")
-def test_ctrl_c_keeps_the_finished_chunks_and_the_command_continues(tmp_path):
-    args = ["train", "--out", "w.json", "--data", "d", "--rounds", "1", "--workers", "1",
-            "--level", "1,2,3,4", "--games", "2", "--rollouts", "6", "--hidden", "4"]
+def _group_gone(pgid: int) -> bool:
+    """True once no process of the group is left (polled: the kernel reaps them)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX process groups")
+def test_ctrl_c_to_the_process_group_stops_the_workers_and_keeps_every_chunk(tmp_path):
+    """Ctrl-C as a terminal sends it (to the whole process group) during a two-worker run:
+    the workers stop at once (the command exits well within the test's limit, no process of
+    the group is left), every finished chunk is kept and readable, and the same command
+    continues to the end (the cue: the first chunk file written)."""
+    import numpy as np
+    args = ["train", "--out", "w.json", "--data", "d", "--rounds", "1", "--workers", "2",
+            "--level", "1,2,3,4", "--games", "30", "--rollouts", "2", "--hidden", "4"]
     proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 300
-    while not list((tmp_path / "d").glob("*.npz")) and time.time() < deadline:
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
-    kept = sorted(p.name for p in (tmp_path / "d").glob("*.npz"))
-    if proc.returncode == 0:                    # it finished before the signal arrived
-        pytest.skip("the run ended before Ctrl-C")
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not list((tmp_path / "d").glob("*.npz")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert _group_gone(proc.pid)
     assert proc.returncode == 130, err
     assert "interrupted: the finished chunks are kept" in err and "Traceback" not in err
-    assert 1 <= len(kept) < 4 and not (tmp_path / "w.json").exists()
+    assert "Warning" not in err                 # nothing reported leaked by the workers
+    kept = {p.name: p.read_bytes() for p in (tmp_path / "d").glob("*.npz")}
+    assert 1 <= len(kept) < 12 and not (tmp_path / "w.json").exists()
+    for name in kept:
+        with np.load(tmp_path / "d" / name) as z:
+            assert len(z["game"]) > 0
     again = friday(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert len(list((tmp_path / "d").glob("*.npz"))) == 4
+    after = {p.name: p.read_bytes() for p in (tmp_path / "d").glob("*.npz")}
+    assert len(after) == 12 and all(after[n] == b for n, b in kept.items())
+
+
+def _npz(**arrays) -> bytes:
+    import io
+    import numpy as np
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+def _chunk(obs_dtype="int16", game=0) -> bytes:
+    import numpy as np
+    from sim import observation as O
+    from sim.lab.train import MAX_LEGAL
+    return _npz(obs=np.zeros((1, O.CT), obs_dtype), legal=np.zeros((1, MAX_LEGAL), np.int16),
+                chance=np.zeros((1, MAX_LEGAL), np.float32), game=np.array([game], np.int32))
+
+
+BAD_CHUNKS = {
+    "empty": lambda: b"", "text": lambda: b"not a zip file", "zeros": lambda: b"\x00" * 100,
+    "truncated": lambda: _chunk()[:200], "other arrays": lambda: _npz(x=[1.0]),
+    "other games": lambda: _chunk(game=99), "float obs": lambda: _chunk("float64"),
+}
+
+
+@pytest.mark.parametrize("kind", BAD_CHUNKS)
+def test_a_bad_chunk_is_named_with_what_to_do(tmp_path, kind):
+    """A chunk file of the plan that is not one (cut short, another program's, edited): one
+    error line naming it and what to do, before any game; the file left as it is."""
+    content = BAD_CHUNKS[kind]()
+    (tmp_path / "d").mkdir()
+    bad = tmp_path / "d" / "round0_level4_games0-2.npz"
+    bad.write_bytes(content)
+    r = friday("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), r.stderr
+    assert str(bad.relative_to(tmp_path)) in lines[0] and "delete it" in lines[0]
+    assert bad.read_bytes() == content and not (tmp_path / "w.json").exists()
+
+
+@pytest.mark.parametrize("content", [b"{", b"\xff\xfe\x00", b"[1, 2", "folder"])
+def test_a_bad_plan_file_is_named_with_what_to_do(tmp_path, content):
+    (tmp_path / "d").mkdir()
+    if content == "folder":
+        (tmp_path / "d" / "plan.json").mkdir()
+    else:
+        (tmp_path / "d" / "plan.json").write_bytes(content)
+    r = friday("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "plan.json" in lines[0]
+    assert "Traceback" not in r.stderr and not list(tmp_path.glob("**/*.npz"))
+
+
+@pytest.mark.parametrize("out, data", [
+    ("w.json", "w.json"), ("d/w.json", "d"), ("d/sub/w.json", "d"), ("x.json", "x.json/d"),
+])
+def test_out_and_data_overlapping_are_refused_before_any_work(tmp_path, out, data):
+    r = friday("train", "--out", out, "--data", data, *TINY, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and "overlap" in lines[0]
+    assert not list(tmp_path.iterdir())                  # nothing made, not even the folder
+
+
+def test_a_small_run_says_what_it_cannot_measure_and_writes_strict_json(tmp_path):
+    """5 games of level 1: no game is held out (every tenth is): the accuracy figures are
+    null in the record, the command says so, no NaN and no warning anywhere."""
+    r = friday("train", "--out", "w.json", "--data", "d", "--level", "1", "--games", "5",
+               "--rounds", "1", "--rollouts", "2", "--hidden", "4", "--workers", "1",
+               cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "not measured" in r.stdout
+    assert "nan" not in (r.stdout + r.stderr).lower() and "Warning" not in r.stderr
+
+    def strict(name):
+        raise ValueError(f"not strict JSON: {name}")
+    for f in (tmp_path / "w.json", tmp_path / "d" / "plan.json"):
+        json.loads(f.read_text(), parse_constant=strict)
+    fit = json.loads((tmp_path / "w.json").read_text())["record"]["fit"]
+    assert fit["held_out_decisions"] == 0 and fit["held_out_correlation"] is None
 
 
 @pytest.mark.parametrize("extra, message", [
@@ -114,5 +218,5 @@ def test_a_data_folder_of_another_plan_is_refused(tmp_path):
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "plan.json").write_text(json.dumps({"seed": 1}))
     r = friday("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
-    assert r.returncode == 2 and "another training plan" in r.stderr
+    assert r.returncode == 2 and "another training plan" in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1

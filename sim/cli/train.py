@@ -2,7 +2,6 @@
 (sim.lab.train), its weights written as a file that ``learned[weights=FILE]`` plays."""
 from __future__ import annotations
 
-import contextlib
 import shlex
 import sys
 from pathlib import Path
@@ -40,37 +39,34 @@ def train(
     fit a small network to them, write its weights to --out.  Ctrl-C keeps every finished
     chunk in --data: the same command continues."""
     from sim.lab.files import check_file
-    from sim.lab.train import Plan, check_data_folder, check_trainer
+    from sim.lab.train import Plan, check_data_folder, check_paths, check_trainer
     check_trainer()
     plan = Plan(levels=tuple(parse_levels(level)), seed=seed, games=games, rounds=rounds,
                 rollouts=rollouts, hidden=hidden)
+    check_paths(out, data)
     check_file(out, (".json",), force)
     check_data_folder(data, plan)
     made_by = "friday " + shlex.join(sys.argv[1:])
     typer.echo(f"friday train: levels {','.join(map(str, plan.levels))}, {games} games per "
                f"level in each of {rounds} rounds (seed {seed}), {rollouts} continuations per "
                f"decision, records in {data}/")
-    with cluster_or_none(cluster) as dask, _executor(dask, workers) as executor:
-        result = _run(plan, data, made_by, executor, quiet)
+    with cluster_or_none(cluster) as dask:
+        result = _run(plan, data, made_by, _backend(dask, workers, plan.chunk), quiet)
     _write(out, *result)
 
 
-@contextlib.contextmanager
-def _executor(dask, workers):
-    """Dask's executor with --cluster, else a pool of local worker processes."""
-    if dask is not None:
-        yield dask.client.get_executor()
-        return
+def _backend(dask, workers, chunk):
+    """The lab's run backend: the Dask cluster of --cluster, else local worker processes."""
     import os
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-    with ProcessPoolExecutor(workers or os.cpu_count(), mp_context=get_context("spawn")) as ex:
-        yield ex
+    from sim.lab.run import OnCluster, Processes
+    if dask is not None:
+        return OnCluster(dask, chunk)
+    return Processes(workers or os.cpu_count() or 1, chunk)
 
 
-def _run(plan, data, made_by, executor, quiet):
+def _run(plan, data, made_by, backend, quiet):
     from sim.lab.train import train as run
-    result = run(plan, data, made_by, executor, quiet)
+    result = run(plan, data, made_by, backend, quiet)
     if result is None:
         typer.echo(f"interrupted: the finished chunks are kept in {data}/; the same command "
                    "continues", err=True)
@@ -81,9 +77,23 @@ def _run(plan, data, made_by, executor, quiet):
 def _write(out: Path, text: str, record: dict):
     from sim.lab.files import write_text
     write_text(out, text)
-    fit = record["fit"]
-    typer.echo(f"{record['data']['decisions']:,} decisions ({record['data']['candidates']:,} "
-               f"candidates) from {record['data']['games']:,} games; held out: correlation "
-               f"{fit['held_out_correlation']}, best action agreed {fit['held_out_best_agrees']:.1%}"
-               f", chance lost {fit['held_out_chance_lost_per_decision']:.4f} per decision")
+    data, fit = record["data"], record["fit"]
+    typer.echo(f"{data['decisions']:,} decisions ({data['candidates']:,} candidates) from "
+               f"{data['games']:,} games; {_held_out(fit)}")
+    if fit["iterations"] >= record["plan"]["max_iter"]:
+        typer.echo(f"the fit used all {fit['iterations']} iterations without settling: more "
+                   "games give a steadier network")
     typer.echo(f"wrote {out}: play it as learned[weights={out}]")
+
+
+def _held_out(fit: dict) -> str:
+    """The held-out figures, or what these games are too few to measure."""
+    n = fit["held_out_decisions"]
+    if not n:
+        return ("held out: no decision (every tenth game is held out; these games are too "
+                "few): accuracy not measured")
+    corr = fit["held_out_correlation"]
+    corr = "not measured (no spread)" if corr is None else corr
+    return (f"held out: correlation {corr}, best action agreed "
+            f"{fit['held_out_best_agrees']:.1%}, chance lost "
+            f"{fit['held_out_chance_lost_per_decision']:.4f} per decision")

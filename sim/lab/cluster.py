@@ -7,30 +7,26 @@ comes from (master seed, game index) only, and results are yielded in chunk orde
 buffered), so the merged result is identical, bit for bit, to the same run on one machine,
 whatever the number of workers, the chunk size or the order in which chunks finish.
 
-Policies travel as data (``policy_wire``): a built-in name and its parameters, or a user's
-policy file *as source* (with the ``.py`` files beside it, for its helpers), written to a
-per-hash folder on the worker and compiled there once (Numba caches it like any policy file),
-never pickled as compiled code.  Dask itself is an optional extra: ``pip install
+Policies travel as data, with the bytes of every file their spec names (sim.lab.ship), never
+pickled as compiled code.  Dask itself is an optional extra: ``pip install
 'friday-lab[cluster]'``; nothing here is imported without ``--cluster``.
 """
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import re
 import shutil
 import signal
 import tempfile
 import threading
 from collections import deque
-from dataclasses import replace
-from pathlib import Path
 
+from sim.deprecation import moved
 from sim.rules import RuleError
-from .files import write_text
+from .run import play_shipped
+from .ship import policy_wire, to_wire
 
 CONNECT_TIMEOUT_S = 5
-MAX_SHIPPED_BYTES = 1 << 20          # a policy file and the .py files beside it, at most 1 MiB
 _LOCAL = re.compile(r"local:(\d+)")
 _REMOTE = re.compile(r"(tcp|tls|ws|wss|inproc)://[^\s/:]+(:\d+)?/?")
 
@@ -104,8 +100,9 @@ class Cluster:
         from .run import Chunk
         self.client.run(play_wire, to_wire(Chunk(setup, 1, 0, 0, 4, summary=True)))
 
-    def run_chunks(self, chunks, task=None, should_stop=None):
-        """Yield (chunk, result) of sim.lab.run.Chunks in their order.  At most 4 chunks per
+    def run_chunks(self, chunks, task=None, should_stop=None, in_order=True):
+        """Yield (chunk, result) of sim.lab.run.Chunks in their order (``in_order=False``: as
+        they finish, so that a stop keeps every finished one).  At most 4 chunks per
         worker thread are in flight; a chunk whose worker died is re-run by Dask (2 more
         attempts, plus the scheduler's own rescheduling).  When ``should_stop()`` turns true
         (checked every 0.2 s: Ctrl-C) or the generator is closed, the chunks still outstanding
@@ -125,9 +122,10 @@ class Cluster:
                     fut = client.submit(task or play_wire, to_wire(ch, wires[id(ch.setup)]),
                                         retries=2, pure=False)
                     by_future[fut] = (i, ch)
-                while next_index in finished:       # on a stop too: what finished in order
-                    yield finished.pop(next_index)
-                    next_index += 1
+                while finished and (not in_order or next_index in finished):
+                    i = next_index if in_order else min(finished)   # on a stop too
+                    yield finished.pop(i)
+                    next_index = i + 1
                 if stop or not by_future:       # stopped, or every chunk yielded
                     return
                 try:
@@ -174,63 +172,10 @@ def connected(cluster):
     return Cluster(cluster)
 
 
-# --- policies as data --------------------------------------------------------------------
-def policy_wire(policy) -> dict:
-    """What a worker needs to rebuild ``policy`` (a ``policies.Policy``): a built-in's name
-    and the parameters it sets, or a policy file's source with the .py files beside it."""
-    from policies import builtin_policies
-    base = policy.base or policy.name
-    overrides = {k: v if isinstance(v, str) else float(v)
-                 for k, v in dict(policy.overrides).items()}
-    if base in builtin_policies(search=True):
-        return {"kind": "builtin", "name": base, "params": overrides}
-    if not policy.source or not Path(policy.source).is_file():
-        raise RuleError(f"policy {policy.name!r} cannot be sent to a cluster: name a built-in "
-                        f"policy or path/to/file.py:function")
-    path = Path(policy.source)
-    function = base.rpartition(":")[2]
-    files = {f.name: f.read_text() for f in sorted(path.parent.glob("*.py"))}
-    if sum(len(t) for t in files.values()) > MAX_SHIPPED_BYTES:
-        files = {path.name: path.read_text()}
-    digest = hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest()[:16]
-    return {"kind": "file", "file": path.name, "function": function, "files": files,
-            "sha256": digest, "params": overrides}
-
-
-def policy_from_wire(wire: dict):
-    """The Policy on the worker (built-ins by name; a file written once per content hash; the
-    loader puts the file's folder first on sys.path, so its helpers import)."""
-    from policies import load_policy
-    if wire["kind"] == "builtin":
-        return load_policy(wire["name"], wire["params"])
-    folder = Path(tempfile.gettempdir()) / "friday-lab-policies" / wire["sha256"]
-    if not (folder / wire["file"]).is_file():
-        for name, text in wire["files"].items():
-            write_text(folder / name, text)           # atomically: workers may race
-    return load_policy(f"{folder / wire['file']}:{wire['function']}", wire["params"])
-
-
-# --- chunks on the wire ------------------------------------------------------------------
-def to_wire(chunk, wire: dict | None = None):
-    """The sim.lab.run.Chunk as data: its setup's policy as ``policy_wire`` (``wire``, if
-    already made); the options and the card table travel as they are."""
-    policy = wire or policy_wire(chunk.setup.policy)
-    return replace(chunk, setup=replace(chunk.setup, policy=policy))
-
-
-_POLICIES: dict = {}
-
-
 def play_wire(chunk):
-    """Runs on a worker: sim.lab.run.play_chunk of the chunk with its policy rebuilt.  The
-    rebuilt policy is kept per process, so a worker compiles (or loads) it once."""
-    from .run import play_chunk
-    wire = chunk.setup.policy
-    key = repr(sorted((k, repr(v)) for k, v in wire.items()))
-    if key not in _POLICIES:
-        _POLICIES[key] = policy_from_wire(wire)
-    setup = replace(chunk.setup, policy=_POLICIES[key])
-    return play_chunk(replace(chunk, setup=setup), _worker_threads())
+    """Runs on a worker: the shipped chunk played with the worker's threads
+    (sim.lab.ship.play_shipped)."""
+    return play_shipped(chunk, _worker_threads())
 
 
 def _worker_threads():
@@ -239,3 +184,7 @@ def _worker_threads():
         return get_worker().state.nthreads
     except (ImportError, ValueError, AttributeError):
         return None
+
+
+__getattr__ = moved(__name__, {"policy_from_wire": "sim.lab.ship:policy_from_wire",
+                               "MAX_SHIPPED_BYTES": "sim.lab.ship:MAX_SHIPPED_BYTES"})

@@ -11,6 +11,9 @@ policy plays to the end), as ``friday review`` does.  A decision's record is its
 (without the static card-table block), its legal actions and each one's share of won
 continuations.  The continuations' streams derive from (seed, game, decision) alone and the
 chunks are kept as files, so the data do not depend on workers, chunks or interruptions.
+Each round is one run of the lab's pipeline (sim.lab.run: ``Gather`` is its chunks' work, the
+chunks kept before are its ``done``), on local worker processes or a Dask cluster, the
+behaviour shipped to them with its weights file's bytes (sim.lab.ship).
 
 Fitting: each candidate's features (policies.learned), its target the candidate's winning
 chance minus the decision's mean (the network ranks the actions of a decision; the position's
@@ -27,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import observation as O
-from ..fast.layout import S_DECISIONS
+from ..errors import MissingExtra, UsageError
 from .review import decision_seed, load_rollout_policy, outcomes
 
 TRAIN_SALT = 0x7A1E_D0C5_3B2F_9E41
@@ -71,14 +74,15 @@ def gather_game(level: int, seed: int, game: int, behaviour, rollout, rollouts: 
     rows = {k: [] for k in FIELDS}
     while not g.is_over:
         acts = g.legal_actions()
-        if len(acts) <= MAX_LEGAL and network_decides(g._obs, len(acts)):
-            out = outcomes(g, rollout, rollouts,
-                           decision_seed(seed ^ TRAIN_SALT, game, int(g._S[S_DECISIONS])))
+        obs = g.observation
+        if len(acts) <= MAX_LEGAL and network_decides(obs, len(acts)):
+            out = outcomes(g, rollout, rollouts, decision_seed(seed ^ TRAIN_SALT, game,
+                                                               g.decisions))
             legal = np.full(MAX_LEGAL, -1, np.int16)
             legal[:len(acts)] = acts
             chance = np.zeros(MAX_LEGAL, np.float32)
             chance[:len(acts)] = out.mean(axis=0)
-            rows["obs"].append(g._obs[:O.CT].astype(np.int16))
+            rows["obs"].append(obs[:O.CT].astype(np.int16))
             rows["legal"].append(legal)
             rows["chance"].append(chance)
             rows["game"].append(game)
@@ -90,29 +94,20 @@ def gather_game(level: int, seed: int, game: int, behaviour, rollout, rollouts: 
             "game": np.array(rows["game"], np.int32)}
 
 
-def gather_chunk(job: dict) -> dict:
-    """One chunk's records (a worker's task): ``job`` holds the plan's fields, the level and
-    games, and the behaviour as a spec plus, for the learned one, its weights file's text."""
-    import os
-    import signal
-    import tempfile
-    import threading
-    from policies import load_policy
-    if threading.current_thread() is threading.main_thread():   # a local worker process:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)            # the parent stops the run
-    behaviour = load_policy(job["behaviour"])
-    if job.get("weights"):                  # the network so far, as text: a file to load
-        fd, path = tempfile.mkstemp(suffix=".json")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(job["weights"])
-            behaviour = load_policy(f"learned[weights={path},margin={job['margin']}]")
-        finally:
-            os.unlink(path)
-    rollout = load_rollout_policy(job["rollout_policy"])
-    games = [gather_game(job["level"], job["seed"], g, behaviour, rollout, job["rollouts"])
-             for g in range(job["first"], job["last"])]
-    return {k: np.concatenate([r[k] for r in games]) for k in FIELDS}
+@dataclass(frozen=True)
+class Gather:
+    """The work of one chunk (sim.lab.run.Chunk.work): the records of its games, played by
+    the chunk's player (the behaviour), each decision scored on ``rollouts`` continuations
+    of ``rollout_policy`` (module docstring)."""
+    rollouts: int
+    rollout_policy: str
+
+    def __call__(self, chunk, threads=None) -> dict:
+        rollout = load_rollout_policy(self.rollout_policy)
+        games = [gather_game(chunk.level, chunk.seed, g, chunk.setup.policy, rollout,
+                             self.rollouts)
+                 for g in range(chunk.first_game, chunk.first_game + chunk.count)]
+        return {k: np.concatenate([r[k] for r in games]) for k in FIELDS}
 
 
 def save_chunk(path: Path, arrays: dict):
@@ -120,15 +115,35 @@ def save_chunk(path: Path, arrays: dict):
     write_atomic(path, lambda tmp: np.savez_compressed(tmp, **arrays))
 
 
-def load_data(paths) -> dict:
-    """The records of chunk files, concatenated, with the level of each decision."""
-    parts = []
-    for p in paths:
-        with np.load(p) as z:
+def read_chunk(path: Path, level: int, first: int, last: int) -> dict:
+    """A chunk file's records, checked: the arrays of FIELDS with their shapes and types, the
+    games of its name; a bad one (cut short, another program's, edited) raises UsageError
+    naming it and what to do."""
+    try:
+        with np.load(path) as z:
             part = {k: z[k] for k in FIELDS}
-        part["level"] = np.full(len(part["game"]), int(Path(p).name.split("_level")[1]
-                                                          .split("_")[0]), np.int16)
-        parts.append(part)
+        n = len(part["game"])
+        wanted = {"obs": ((n, O.CT), np.int16), "legal": ((n, MAX_LEGAL), np.int16),
+                  "chance": ((n, MAX_LEGAL), np.float32), "game": ((n,), np.int32)}
+        for k, (shape, dtype) in wanted.items():
+            if part[k].shape != shape or part[k].dtype != dtype:
+                raise ValueError(f"{k} is {part[k].dtype} {part[k].shape}")
+        if n and not (first <= part["game"].min() and part["game"].max() < last):
+            raise ValueError(f"it holds games outside {first}..{last - 1}")
+        if not np.isfinite(part["chance"]).all():
+            raise ValueError("it holds non-finite chances")
+    except Exception as exc:            # noqa: BLE001 - any unreadable file: one message
+        raise UsageError(f"{path} is not a chunk of records as this training writes them "
+                         f"({type(exc).__name__}: {str(exc)[:200]}): delete it, and the same "
+                         f"command gathers its games again") from None
+    part["level"] = np.full(n, level, np.int16)
+    return part
+
+
+def load_data(data: Path, chunks) -> dict:
+    """The records of ``chunks`` ((round, level, first game, last game + 1)) in ``data``,
+    each file checked (read_chunk), concatenated, with the level of each decision."""
+    parts = [read_chunk(chunk_path(data, *c), *c[1:]) for c in chunks]
     return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS + ("level",)}
 
 
@@ -150,6 +165,8 @@ def candidate_rows(data: dict):
 def fit(data: dict, plan: Plan) -> tuple[dict, dict]:
     """The network fitted to the records (module docstring): its weights (W1, b1, w2, b2, the
     output in chance units) and accuracy figures on the held-out games."""
+    import warnings
+    from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
     from threadpoolctl import threadpool_limits
     X, y, dec = candidate_rows(data)
@@ -159,7 +176,8 @@ def fit(data: dict, plan: Plan) -> tuple[dict, dict]:
                          alpha=plan.alpha, batch_size=256, learning_rate_init=1e-3,
                          max_iter=plan.max_iter, early_stopping=True, n_iter_no_change=8,
                          random_state=plan.seed)
-    with threadpool_limits(1):
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)     # said by the iterations
         model.fit(X[~held], y[~held])
         pred = model.predict(X)
     W1, w2 = model.coefs_
@@ -171,7 +189,9 @@ def fit(data: dict, plan: Plan) -> tuple[dict, dict]:
 
 def accuracy(pred, y, dec, held, iterations: int) -> dict:
     """Held-out figures: the correlation of predicted and measured advantages, how often the
-    network's best action is the measured best, and the chance its choice loses on average."""
+    network's best action is the measured best, and the chance its choice loses on average;
+    None where the held-out games cannot measure it (none held out: every tenth game is; a
+    correlation of values that do not vary)."""
     rows = np.flatnonzero(held)
     starts = np.r_[0, np.cumsum(np.bincount(dec, minlength=dec.max() + 1))]
     same, lost, n = 0, 0.0, 0
@@ -182,14 +202,25 @@ def accuracy(pred, y, dec, held, iterations: int) -> dict:
         lost += (y[a + j] - y[a + i]) / TARGET_SCALE
         n += 1
     return {"iterations": int(iterations), "held_out_decisions": n,
-            "held_out_correlation": round(float(np.corrcoef(pred[rows], y[rows])[0, 1]), 4),
-            "held_out_best_agrees": round(same / max(n, 1), 4),
-            "held_out_chance_lost_per_decision": round(lost / max(n, 1), 5)}
+            "held_out_correlation": _correlation(pred[rows], y[rows]),
+            "held_out_best_agrees": round(same / n, 4) if n else None,
+            "held_out_chance_lost_per_decision": round(lost / n, 5) if n else None}
+
+
+def _correlation(a, b) -> float | None:
+    if len(a) < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
+        return None
+    return round(float(np.corrcoef(a, b)[0, 1]), 4)
 
 
 def weights_text(weights: dict, record: dict) -> str:
-    """The weights file: JSON, the record first (floats as Python writes them: exact)."""
-    return json.dumps({"record": record, **weights}, indent=1) + "\n"
+    """The weights file: strict JSON, the record first (floats as Python writes them:
+    exact); UsageError when the fit gave a weight that is not a finite number."""
+    try:
+        return json.dumps({"record": record, **weights}, indent=1, allow_nan=False) + "\n"
+    except ValueError:
+        raise UsageError("the fit gave weights that are not finite numbers: gather more games "
+                         "or change the network's size") from None
 
 
 def plan_record(plan: Plan, command: str, counts: dict, fit_figures: dict) -> dict:
@@ -207,72 +238,84 @@ def check_trainer():
     try:
         import sklearn  # noqa: F401
     except ImportError:
-        from ..rules import RuleError
-        raise RuleError("friday train needs scikit-learn: pip install 'friday-lab[train]'") \
-            from None
+        raise MissingExtra("train", "scikit-learn", "training the learned policy") from None
+
+
+def check_paths(out: Path, data: Path):
+    """The weights file and the data folder must not overlap (UsageError), before any work."""
+    o, d = Path(out).resolve(), Path(data).resolve()
+    if o == d or d in o.parents or o in d.parents:
+        raise UsageError(f"the weights file {out} and the data folder {data} overlap: write "
+                         f"the weights outside the data folder")
 
 
 def check_data_folder(data: Path, plan: Plan):
-    """The data folder (created) must hold records of this plan or none (RuleError); more
-    rounds continue a folder (round r's records do not depend on the rounds after it)."""
-    from ..rules import RuleError
+    """The data folder (created) must hold records of this plan or none, every chunk of the
+    plan in it readable (UsageError naming a bad file); more rounds continue a folder (round
+    r's records do not depend on the rounds after it)."""
     from .files import check_folder, write_text
     check_folder(data, (), True, "--data")
     data.mkdir(parents=True, exist_ok=True)
     marker = data / "plan.json"
-    mine = {k: v for k, v in asdict(plan).items() if k != "rounds"}
+    mine = json.loads(json.dumps({k: v for k, v in asdict(plan).items() if k != "rounds"}))
     if marker.exists():
-        theirs = json.loads(marker.read_text())
-        if theirs != json.loads(json.dumps(mine)):
-            raise RuleError(f"--data {data} holds the records of another training plan "
-                            f"({marker}): use another folder, or the same options")
+        try:
+            theirs = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): "
+                             f"delete the data folder {data}, or use another") from None
+        if theirs != mine:
+            raise UsageError(f"the data folder {data} holds the records of another training "
+                             f"plan ({marker}): use another folder, or the same options")
     else:
-        write_text(marker, json.dumps(mine, sort_keys=True) + "\n")
+        write_text(marker, json.dumps(mine, sort_keys=True, allow_nan=False) + "\n")
+    for c in chunks_kept(data, plan, range(plan.rounds)):
+        read_chunk(chunk_path(data, *c), *c[1:])
 
 
-def gather_round(plan: Plan, rnd: int, data: Path, behaviour: str | None, executor, progress,
-                 flag) -> bool:
-    """Round ``rnd``'s chunks that are not yet in ``data``, gathered on ``executor`` (a
-    concurrent.futures Executor) and saved as they finish; False when stopped (Ctrl-C)."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-    todo = [c for c in plan.chunks(rnd) if not chunk_path(data, rnd, *c).exists()]
-    total = len(plan.chunks(rnd)) * plan.chunk
-    task = progress.add_task(f"round {rnd + 1} of {plan.rounds}", total=total,
-                             completed=total - len(todo) * plan.chunk)
-    base = {"seed": plan.seed, "rollouts": plan.rollouts, "margin": plan.margin,
-            "rollout_policy": plan.rollout_policy, "behaviour": "veteran", "weights": behaviour}
-    pending = {executor.submit(gather_chunk, {**base, "level": lv, "first": a, "last": b}):
-               (lv, a, b) for lv, a, b in todo}
-    try:
-        while pending:
-            done, _ = wait(list(pending), timeout=0.5, return_when=FIRST_COMPLETED)
-            for fut in done:
-                lv, a, b = pending.pop(fut)
-                save_chunk(chunk_path(data, rnd, lv, a, b), fut.result())
-                progress.update(task, advance=b - a)
-                progress.refresh()
-            if flag.stop:
-                for fut in pending:
-                    fut.cancel()
-                return False
-    finally:
-        for fut in pending:
-            fut.cancel()
-    return True
+def chunks_kept(data: Path, plan: Plan, rounds) -> list:
+    """(round, level, first, last + 1) of the chunks of ``rounds`` already in ``data``."""
+    return [(r, *c) for r in rounds for c in plan.chunks(r)
+            if chunk_path(data, r, *c).exists()]
 
 
-def train(plan: Plan, data: Path, command: str, executor, quiet: bool = False):
+def gather_round(plan: Plan, rnd: int, data: Path, behaviour, backend, quiet: bool) -> bool:
+    """Round ``rnd``'s chunks that are not yet in ``data``, played by ``behaviour`` (a
+    Policy) as one run of the lab's pipeline (sim.lab.run) on ``backend`` and saved as they
+    finish; False when Ctrl-C stopped it (every finished chunk kept)."""
+    from .run import Plan as RunPlan, Run, Setup
+    kept = tuple((lv, a, b - a) for _, lv, a, b in chunks_kept(data, plan, [rnd]))
+    run_plan = RunPlan((Setup(behaviour),), plan.levels, plan.games, plan.seed,
+                       first_game=rnd * plan.games, work=Gather(plan.rollouts,
+                                                                plan.rollout_policy),
+                       done=kept, in_order=False)
+    with Run(run_plan, backend, quiet) as run:
+        for part in run:
+            end = part.first_game + part.count
+            save_chunk(chunk_path(data, rnd, part.level, part.first_game, end),
+                       part.results[0])
+    return not run.interrupted
+
+
+def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
     """Every round (gather, then fit on all rounds' records so far); returns (the weights
-    file's text, the record), or None when Ctrl-C stopped a round (its finished chunks kept)."""
-    from .progress import StopFlag, progress_bar
+    file's text, the record), or None when Ctrl-C stopped a round (its finished chunks kept).
+    ``backend``: sim.lab.run's Processes or OnCluster, in chunks of ``plan.chunk`` games."""
+    import tempfile
+    from policies import load_policy
     check_data_folder(data, plan)
     text, record = None, None
-    with StopFlag() as flag, progress_bar(quiet, unit="games") as progress:
+    with tempfile.TemporaryDirectory(prefix="friday-train-") as scratch:
+        behaviour = load_policy("veteran")
         for rnd in range(plan.rounds):
-            if not gather_round(plan, rnd, data, text, executor, progress, flag):
+            if text is not None:        # the network so far plays (its file, shipped)
+                path = Path(scratch) / f"round{rnd}.json"
+                path.write_text(text, encoding="utf-8")
+                behaviour = load_policy(f"learned[weights={path},margin={plan.margin}]")
+            if not gather_round(plan, rnd, data, behaviour, backend, quiet):
                 return None
             chunks = [(r, *c) for r in range(rnd + 1) for c in plan.chunks(r)]
-            records = load_data([chunk_path(data, *c) for c in chunks])
+            records = load_data(data, chunks)
             weights, figures = fit(records, plan)
             counts = {"rounds": rnd + 1, "games": sum(c[3] - c[2] for c in chunks),
                       "decisions": int(len(records["game"])),

@@ -134,6 +134,11 @@ class Game:
     def is_over(self) -> bool:
         return bool(self._S[Y.S_ENDED])
 
+    @property
+    def decisions(self) -> int:
+        """The decisions the player has made so far in this game (each step; R0)."""
+        return int(self._S[Y.S_DECISIONS])
+
     def legal_actions(self) -> list[int]:
         """The legal action ids, ascending (sim.actions); [] once the game is over."""
         return self._L[:int(self._S[Y.S_NLEGAL])].tolist()
