@@ -11,6 +11,7 @@ from sim.rules import RuleError, check_level, parse_levels, parse_options
 from .common import (CardsOpt, ChunkOpt, ClusterOpt, ForceOpt, LevelOpt, OptionOpt, ParamOpt,
                      PolicyOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, cluster_or_none, command,
                      games_option, load_cards, load_policy)
+from .options import LevelNumber
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Balance questions: pirates compared, card values swept.")
@@ -106,7 +107,7 @@ def sweep(
         "--set", help="the CARD.FIELD to sweep (once), and any fixed CARD.FIELD=VALUE edits")],
     values: Annotated[str, typer.Option(help="values: A:B, A:B:STEP or A,B,C")],
     policy: PolicyOpt = "expert",
-    level: Annotated[int, typer.Option(help="1-4")] = 4,
+    level: LevelNumber = 4,
     games: Annotated[int, games_option("games per value (the same deals for every value)")]
     = 100_000,
     seed: SeedOpt = 1,

@@ -15,6 +15,7 @@ from sim.rng import MAX_SEED
 from sim.rules import parse_options
 from .common import (ChunkOpt, ClusterOpt, ForceOpt, OptionOpt, QuietOpt, SeedOpt, ThreadsOpt,
                      cluster_or_none, command, games_option, index_option)
+from .options import LevelNumber
 
 app = typer.Typer()
 
@@ -23,7 +24,7 @@ app = typer.Typer()
 def tune(
     policy: Annotated[str, typer.Argument(help="the starting policy: NAME, "
                                                "'NAME[PARAM=VALUE,...]' or file.py:function")],
-    level: Annotated[int, typer.Option(help="1-4")],
+    level: LevelNumber,
     study: Annotated[Path, typer.Option(help="the study file (.db, Optuna's SQLite storage): "
                                              "created, or continued if it holds this tuning")],
     param: Annotated[List[str], typer.Option(help="a parameter to tune: NAME=LOW:HIGH "
