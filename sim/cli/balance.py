@@ -39,7 +39,7 @@ def pirates(
     games finished."""
     from sim.lab import balance as B
     from sim.lab.balance_report import STUDY_FILES
-    from sim.lab.files import check_folder
+    from sim.lab.files import check_folder, command_line
     levels = parse_levels(level)
     check_folder(out, STUDY_FILES, force)
     options, table = parse_options(option), load_cards(cards, set_)
@@ -52,21 +52,7 @@ def pirates(
         what_if = None if not what_if_games or study["interrupted"] else B.what_if_hardest(
             study, max(levels), what_if_values, what_if_games, seed, pol, table, options,
             threads, quiet, dask, chunk)
-    made_by = _pirates_command(policy, level, games, seed, option, param, cards, set_,
-                               what_if_games, what_if_values, out)
-    _show_study(study, what_if, pol, table, out, made_by)
-
-
-def _pirates_command(policy, level, games, seed, option, param, cards, set_, what_if_games,
-                     what_if_values, out) -> str:
-    """The command that makes the study again (recorded in pirates.md): every flag given, in
-    order (--out always, then --force: the files it remakes are there)."""
-    flags = ([("option", o) for o in option] + [("param", p) for p in param] + [("cards", cards)]
-             + [("set", s) for s in set_] + [("what-if-games", what_if_games),
-                                              ("what-if-values", what_if_values), ("out", out)])
-    return (f"friday balance pirates --policy {policy} --level {level} --games {games} "
-            f"--seed {seed}" + "".join(f" --{k} {v}" for k, v in flags if v or k == "out")
-            + (" --force" if out is not None else ""))
+    _show_study(study, what_if, pol, table, out, command_line(force=True))   # remakes --out
 
 
 def _show_study(study, what_if, pol, table, out, command_line):
