@@ -39,7 +39,7 @@ def with_features(obs, legal, n_legal, params, rng):
     if L.network_decides(obs, n_legal):
         F = np.empty(L.N_FEATURES)
         L.state_features(obs, F)
-        if F[L.S_LIFE] > 2.0:                     # never: keeps the work from being dropped
+        if F[L.F_LIFE] > 2.0:                     # never: keeps the work from being dropped
             return -1
     return base
 
