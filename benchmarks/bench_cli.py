@@ -33,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from sim.lab.files import command_line  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 
 
@@ -78,8 +79,8 @@ def main(argv=None):
         lines.append(text)
         builtins.print(text, flush=True)
 
-    print(f"# Command line benchmark\n\nMade by `python benchmarks/bench_cli.py "
-          f"{' '.join(argv if argv is not None else sys.argv[1:])}` on {os.cpu_count()} cores "
+    print(f"# Command line benchmark\n\nMade by "
+          f"`{command_line(argv, 'python benchmarks/bench_cli.py')}` on {os.cpu_count()} cores "
           f"(load average {os.getloadavg()[0]:.1f} at the start).\n")
     small = ["simulate", "--games", "1000", "--level", "4", "--policy", a.policy, "--quiet"]
     if not a.no_compile:

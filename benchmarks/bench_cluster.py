@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.lab.files import command_line
 from sim.lab.script import ArgumentParser
 
 
@@ -79,9 +80,11 @@ def main():
                 note += f"; overhead per chunk {per_chunk * 1e3:.1f} ms"
                 overhead_ms = per_chunk * 1e3
             rows.append((f"local:{n} (1 thread per worker)", rate, note))
-    out = f" --out {a.out.as_posix()}" if a.out else ""
-    lines = [f"# Dask benchmark\n", f"Made by `python benchmarks/bench_cluster.py --games {a.games} "
-             f"--level {a.level} --policy {a.policy} --chunk {a.chunk} --repeat {a.repeat}{out}` "
+    command = command_line(["--games", a.games, "--level", a.level, "--policy", a.policy,
+                            "--chunk", a.chunk, "--repeat", a.repeat,
+                            *(["--out", a.out.as_posix()] if a.out else [])],
+                           "python benchmarks/bench_cluster.py")
+    lines = [f"# Dask benchmark\n", f"Made by `{command}` "
              f"(summary mode, best of {a.repeat}; results checked identical)\n",
              "| run | games/s | vs in process (2 threads) | note |", "|---|---|---|---|"]
     base = rows[1][1]

@@ -29,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from sim.lab.files import command_line  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 
 _START = """
@@ -232,8 +233,8 @@ def main(argv=None):
         lines.append(text)
         builtins.print(text, flush=True)
 
-    print(f"# Engine benchmark\n\nMade by `python benchmarks/bench_engines.py "
-          f"{' '.join(argv if argv is not None else sys.argv[1:])}` on {os.cpu_count()} cores.\n")
+    print(f"# Engine benchmark\n\nMade by "
+          f"`{command_line(argv, 'python benchmarks/bench_engines.py')}` on {os.cpu_count()} cores.\n")
     from policies import builtin_policies, load_policy
     from sim.fast import run_batch
     from sim.reference import play_game

@@ -30,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from sim.lab.files import command_line  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 
 _CHILD = """
@@ -98,8 +99,8 @@ def main(argv=None) -> None:
     if subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{a.base}^{{commit}}"],
                       cwd=ROOT, capture_output=True).returncode != 0:
         ap.error(f"--base {a.base!r} is not a commit of this repository")
-    lines = [f"# Instructions per game\n\nMade by `python benchmarks/bench_instructions.py "
-             f"{' '.join(sys.argv[1:] if argv is None else argv)}` (valgrind cachegrind, 1 "
+    lines = [f"# Instructions per game\n\nMade by "
+             f"`{command_line(argv, 'python benchmarks/bench_instructions.py')}` (valgrind cachegrind, 1 "
              f"thread, seed 1, {a.games:,} games per count).\n",
              f"| policy | level | {a.base} | this engine | ratio |", "|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)

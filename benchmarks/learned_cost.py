@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from policies import load_policy  # noqa: E402
 from policies import learned as L  # noqa: E402
-from sim.lab.files import check_file, write_text  # noqa: E402
+from sim.lab.files import check_file, command_line, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.rules import RuleError  # noqa: E402
 
@@ -39,7 +39,7 @@ def with_features(obs, legal, n_legal, params, rng):
     if L.network_decides(obs, n_legal):
         F = np.empty(L.N_FEATURES)
         L.state_features(obs, F)
-        if F[L.S_LIFE] > 2.0:                     # never: keeps the work from being dropped
+        if F[L.F_LIFE] > 2.0:                     # never: keeps the work from being dropped
             return -1
     return base
 
@@ -119,9 +119,10 @@ def main(argv=None):
     for name, fn in (("features", with_features), ("hidden", with_hidden)):
         players[name] = L.LearnedPolicy(name, fn)          # the veteran's games, extra work
     players["scores"] = learned.with_params({"margin": 1e9})   # all scored, none played
-    made = (f"python benchmarks/learned_cost.py --games {args.games} --time-games "
-            f"{args.time_games} --seed {args.seed} --level {' '.join(map(str, args.level))}"
-            + (f" --out {args.out} --force" if args.out else ""))
+    made = command_line(["--games", args.games, "--time-games", args.time_games, "--seed",
+                         args.seed, "--level", *args.level,
+                         *(["--out", args.out, "--force"] if args.out else [])],
+                        "python benchmarks/learned_cost.py")
     lines = ["# Where the learned policy's time goes", "",
              f"Made by `{made}`.  Network decisions: those `network_decides` sends to the "
              f"network (decisions counted in {args.games:,} games per level).  The cost of "

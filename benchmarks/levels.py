@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from policies import load_policy  # noqa: E402
 from sim.cardtable import build  # noqa: E402
 from sim.lab import simulate  # noqa: E402
-from sim.lab.files import check_file, write_text  # noqa: E402
+from sim.lab.files import check_file, command_line, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.stats import newcombe_independent, rate_with_interval, two_proportion_p  # noqa: E402
 from sim.lab.text import interval, markdown_table, pvalue  # noqa: E402
@@ -121,8 +121,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         interrupted = True
         print("interrupted: writing the cells finished", file=sys.stderr)
-    command = (f"python benchmarks/levels.py --games {a.games} --policies {a.policies} "
-               f"--seed {a.seed} --out {a.out} --force")
+    command = command_line(["--games", a.games, "--policies", a.policies, "--seed", a.seed,
+                            "--out", a.out, "--force"], "python benchmarks/levels.py")
     lines = ["# Why level 3 is easier than level 2", "",
              f"Made by `{command}` from the repository root: games 0..{a.games - 1:,} of master "
              f"seed {a.seed} per policy, level and variant; the method is in the script's "

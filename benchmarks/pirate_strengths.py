@@ -18,6 +18,7 @@ from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from sim.lab.files import command_line  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.stats import two_proportion_p  # noqa: E402
 
@@ -106,8 +107,9 @@ def main(argv=None):
     studies = [study(f) for f in args.folders]
     levels = sorted(set().union(*(set(t.level) for t, _, _, _ in studies)))
     lines = ["# Pirate balance under three strengths", "",
-             "Made by `python benchmarks/" + Path(__file__).name + " " +
-             " ".join(str(f) for f in args.folders) + f" --out {args.out} --force` from the "
+             "Made by `" + command_line([*args.folders, "--out", args.out, "--force"],
+                                        "python benchmarks/" + Path(__file__).name)
+             + "` from the "
              "studies below (each row: its pirates.csv).  Intervals: 95% Wilson.", ""]
     for t, pol, command, _ in studies:
         n = t.groupby("level").drawn.sum() // 2

@@ -25,7 +25,7 @@ from scipy import stats as sps  # noqa: E402
 
 from policies import load_policy  # noqa: E402
 from sim.lab import review as V  # noqa: E402
-from sim.lab.files import check_file, write_text  # noqa: E402
+from sim.lab.files import check_file, command_line, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.stats import paired_mean_difference  # noqa: E402
 from sim.lab.text import markdown_table, pvalue  # noqa: E402
@@ -46,8 +46,9 @@ def game_measures(player, level, seed, game, rollouts) -> dict:
 
 def report(players, names, a, per_game, interrupted) -> list[str]:
     n = len(per_game)
-    command = (f"python benchmarks/review_pairs.py --players {a.players} --level {a.level} "
-               f"--games {a.games} --seed {a.seed} --rollouts {a.rollouts} --out {a.out} --force")
+    command = command_line(["--players", a.players, "--level", a.level, "--games", a.games,
+                            "--seed", a.seed, "--rollouts", a.rollouts, "--out", a.out,
+                            "--force"], "python benchmarks/review_pairs.py")
     lines = [f"# Reviews of {names[0]} and {names[1]} on the same deals", "",
              f"Made by `{command}` from the repository root: games 0..{a.games - 1} of master seed "
              f"{a.seed} at level {a.level}, each played by both and reviewed with {a.rollouts} "

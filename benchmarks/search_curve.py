@@ -26,7 +26,7 @@ from strength import numba_threads, per_game, play, time_per_game  # noqa: E402
 
 from policies import load_policy  # noqa: E402
 from sim.lab import stats  # noqa: E402
-from sim.lab.files import check_file, save_figure, write_text  # noqa: E402
+from sim.lab.files import check_file, command_line, save_figure, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.text import interval, markdown_table, pvalue  # noqa: E402
 from sim.rules import RuleError, check_level, check_seed  # noqa: E402
@@ -115,8 +115,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         log("interrupted: finished chunks are kept in the cache; rerun the same command to go on")
         return 130
-    command = "python benchmarks/search_curve.py " + " ".join(
-        f"'{x}'" if "[" in x else x for x in (argv if argv is not None else sys.argv[1:]))
+    command = command_line(argv, "python benchmarks/search_curve.py")
     head = ["spec", "games", "win rate [95% Wilson]", "mean score", "time per game per core",
             f"vs `{a.specs[0]}`: difference [95% Newcombe]", "McNemar p"]
     lines = [f"# Search: strength against time per game, level {level}", "",

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from policies import load_policy  # noqa: E402
+from sim.lab.files import command_line  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab import stats  # noqa: E402
 from sim.lab.compare import compare_paired  # noqa: E402
@@ -250,8 +251,7 @@ def main(argv=None) -> int:
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
-    command = "python benchmarks/strength.py " + " ".join(argv if argv is not None
-                                                         else sys.argv[1:])
+    command = command_line(argv, "python benchmarks/strength.py")
     out = ["# Playing strength", "",
            f"Made by `{command}` (master seed {seed}; every policy plays games 0..N-1 of each "
            "level, so each comparison with expert is paired on the same deals).", "",

@@ -29,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from sim.lab.files import command_line  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 
 STAGES = ("validation14", "speed", "ablations1", "ablations4", "validation23")
@@ -105,10 +106,11 @@ def main(argv=None):
         ap.error(f"unknown stage {bad[0]!r} in --stages (choose from {', '.join(STAGES)})")
     from sim.lab import compare
 
-    cmd = (f"python benchmarks/validate_veteran.py --games {a.games} --ablation-games "
-           f"{a.ablation_games} --seed {a.seed} --ablation-seed {a.ablation_seed} "
-           f"--speed-games {a.speed_games} --stages {','.join(stages)}"
-           + ("" if Path(a.out).resolve() == ROOT / "results" / "veteran.md" else f" --out {a.out}"))
+    cmd = command_line(["--games", a.games, "--ablation-games", a.ablation_games, "--seed",
+                        a.seed, "--ablation-seed", a.ablation_seed, "--speed-games",
+                        a.speed_games, "--stages", ",".join(stages)]
+                       + ([] if Path(a.out).resolve() == ROOT / "results" / "veteran.md"
+                          else ["--out", a.out]), "python benchmarks/validate_veteran.py")
     made = f"Made by `{cmd}`."
     head = [
         "# veteran vs expert: validation and ablations", "",

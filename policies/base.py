@@ -179,7 +179,8 @@ def cull_on_purpose(obs, legal, n_legal, cull_yellow, max_missing, min_life, max
     """R4.8 culling: whether to end (lose) a hazard fight on purpose: in the green step (and
     yellow with ``cull_yellow``), no free card left, at most ``max_missing`` short, at least
     ``min_life`` life left after the loss, and the loss budget would destroy a card
-    (cull_count with ``max_value``, ``food_worth``)."""
+    (cull_count with ``max_value``, ``food_worth``).  The one culling rule: cull-green, the
+    expert and the veteran each call it with their own settings."""
     if obs[O.O_PHASE] != O.PH_FIGHT or obs[O.O_STEP] >= (2 if cull_yellow else 1) or \
             obs[O.O_OPPONENT_IS_PIRATE] or not has(legal, n_legal, A_END) or \
             has(legal, n_legal, A_DRAW):

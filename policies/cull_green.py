@@ -10,10 +10,9 @@
 from numba import njit
 
 from policies import always_fight, strategy
-from policies.base import cull_count, destroy_choice, draw_or_stop, helpful_ability
-from policies.strategy import GREEN, NO_ACTION, against_pirate, has, life, \
-    points_missing, step
-from sim.actions import A_DRAW, A_END
+from policies.base import cull_on_purpose, destroy_choice, draw_or_stop, helpful_ability
+from policies.strategy import NO_ACTION
+from sim.actions import A_END
 
 NAME = "cull-green"
 DESCRIPTION = "loses weak green fights on purpose and destroys aging, -1 and 0 cards"
@@ -23,13 +22,10 @@ P = strategy.param_index(PARAMS)
 
 @njit(cache=True, _nrt=False)
 def culling(obs, legal, n_legal, params):
-    """R4.8: whether to lose this green fight on purpose (module docstring)."""
-    if step(obs) != GREEN or against_pirate(obs) or not has(legal, n_legal, A_END) \
-            or has(legal, n_legal, A_DRAW):
-        return False
-    missing = points_missing(obs)
-    return 0 < missing <= params[P.max_missing] and life(obs) - missing >= params[P.min_life] \
-        and cull_count(obs, missing, 0.0) > 0
+    """R4.8: whether to lose this green fight on purpose (module docstring;
+    policies.base.cull_on_purpose: green only, cards worth 0 or less)."""
+    return cull_on_purpose(obs, legal, n_legal, False, params[P.max_missing],
+                           params[P.min_life], 0.0)
 
 
 @njit(cache=True, _nrt=False)

@@ -23,10 +23,10 @@ README "Tuning the expert"); there, both pirate-preparation settings measured be
 from numba import njit
 
 from policies import strategy
-from policies.base import (cull_count, destroy_choice, draw_or_stop, hazard_choice,
+from policies.base import (cull_on_purpose, destroy_choice, draw_or_stop, hazard_choice,
                            helpful_ability, per_step, pirate_choice)
-from policies.strategy import NO_ACTION, YELLOW, against_pirate, has, life, points_missing, step
-from sim.actions import A_DRAW, A_END
+from policies.strategy import NO_ACTION
+from sim.actions import A_END
 
 NAME = "expert"
 DESCRIPTION = "tunable heuristic: step-wise life reserves, green culling, pirate preparation"
@@ -53,14 +53,11 @@ def pirate(obs, legal, n_legal, params):
 
 @njit(cache=True, _nrt=False)
 def culling(obs, legal, n_legal, params):
-    """R4.8: whether to lose this fight on purpose (module docstring)."""
-    if step(obs) > (YELLOW if params[P.cull_yellow] > 0 else 0) or against_pirate(obs) \
-            or not has(legal, n_legal, A_END) or has(legal, n_legal, A_DRAW):
-        return False
-    missing = points_missing(obs)
-    return 0 < missing <= params[P.cull_max_missing] and \
-        life(obs) - missing >= params[P.cull_min_life] and \
-        cull_count(obs, missing, params[P.destroy_max_value]) > 0
+    """R4.8: whether to lose this fight on purpose (module docstring;
+    policies.base.cull_on_purpose)."""
+    return cull_on_purpose(obs, legal, n_legal, params[P.cull_yellow] > 0,
+                           params[P.cull_max_missing], params[P.cull_min_life],
+                           params[P.destroy_max_value])
 
 
 @njit(cache=True, _nrt=False)

@@ -32,6 +32,7 @@ from policies.veteran import decide as veteran_decide
 from sim import cards as C
 from sim import observation as O
 from sim.actions import A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
+from sim.deprecation import moved
 from sim.rules import RuleError
 
 NAME = "learned"
@@ -45,16 +46,18 @@ N_AB = len(C.ABILITY_NAMES)
 FIRST_AGING, N_AGING = C.AGING_IDS[0], len(C.AGING_IDS)      # a run of ids (sim.cards)
 
 # --- features: the state block (F[:N_STATE]), then the action block (F[N_STATE:]) ----------
-(S_LEVEL, S_GREEN, S_YELLOW, S_RED, S_LIFE, S_STACK_N, S_DISCARD_N, S_DECK_MEAN, S_DECK_N,
- S_AGING_LEFT, S_HAZARDS_LEFT, S_PIRATE_MAX, S_PIRATE_SUM, S_MISSING, S_FREE_LEFT, S_PIRATE_FIGHT,
- S_PAID_COST, S_FIGHT_N, S_COVER, S_STACK_MEAN, S_DECK_AGING, S_PRIZE, S_LIFE_AFTER_LOSS,
- S_IN_FIGHT, S_STACK_HIGH, S_PIRATES_BEATEN, S_CULL, S_BEST1, S_BEST2, S_BEST3, S_FIGHT_WEAK,
- S_TOP_KNOWN, S_TOP_VALUE) = range(33)
+# F_* are positions in the feature vector F (the weights are indexed by position; their names:
+# FEATURE_NAMES), not actions (sim.actions A_*) nor state slots (sim.fast.layout S_*).
+(F_LEVEL, F_GREEN, F_YELLOW, F_RED, F_LIFE, F_STACK_N, F_DISCARD_N, F_DECK_MEAN, F_DECK_N,
+ F_AGING_LEFT, F_HAZARDS_LEFT, F_PIRATE_MAX, F_PIRATE_SUM, F_MISSING, F_FREE_LEFT, F_PIRATE_FIGHT,
+ F_PAID_COST, F_FIGHT_N, F_COVER, F_STACK_MEAN, F_DECK_AGING, F_PRIZE, F_LIFE_AFTER_LOSS,
+ F_IN_FIGHT, F_STACK_HIGH, F_PIRATES_BEATEN, F_CULL, F_BEST1, F_BEST2, F_BEST3, F_FIGHT_WEAK,
+ F_TOP_KNOWN, F_TOP_VALUE) = range(33)
 N_STATE = 33
-(A_IS_END, A_IS_DRAW, A_IS_PAY, A_IS_SKIP, A_IS_FIGHT, A_IS_USE, A_HAZ_VALUE, A_HAZ_FREE,
- A_HAZ_SHORT, A_KNOW_VALUE, A_KNOW_WORTH, A_KNOW_FOOD, A_LOSS) = range(N_STATE, N_STATE + 13)
-A_ABILITY = N_STATE + 13          # one-hot: the ability used (use) or won (fight: a hazard)
-N_FEATURES = A_ABILITY + N_AB
+(F_IS_END, F_IS_DRAW, F_IS_PAY, F_IS_SKIP, F_IS_FIGHT, F_IS_USE, F_HAZ_VALUE, F_HAZ_FREE,
+ F_HAZ_SHORT, F_KNOW_VALUE, F_KNOW_WORTH, F_KNOW_FOOD, F_LOSS) = range(N_STATE, N_STATE + 13)
+F_ABILITY = N_STATE + 13          # one-hot: the ability used (use) or won (fight: a hazard)
+N_FEATURES = F_ABILITY + N_AB
 FEATURE_NAMES = (
     "level", "green", "yellow", "red", "life", "stack_n", "discard_n", "deck_mean", "deck_n",
     "aging_left", "hazards_left", "pirate_max", "pirate_sum", "missing", "free_left",
@@ -71,21 +74,21 @@ def state_features(obs, F):
     """F[:N_STATE]: the decision's situation, each scaled to about 0..1 (R1.4: open facts)."""
     F[:N_STATE] = 0.0
     step = obs[O.O_STEP]
-    F[S_LEVEL] = obs[O.O_LEVEL] / 4.0
-    F[S_GREEN + min(step, 2)] = 1.0
-    F[S_LIFE] = obs[O.O_LIFE] / 20.0
+    F[F_LEVEL] = obs[O.O_LEVEL] / 4.0
+    F[F_GREEN + min(step, 2)] = 1.0
+    F[F_LIFE] = obs[O.O_LIFE] / 20.0
     n_stack = obs[O.O_N_ROBINSON_STACK]
-    F[S_STACK_N] = n_stack / 20.0
-    F[S_DISCARD_N] = obs[O.O_N_ROBINSON_DISCARD] / 20.0
-    F[S_DECK_MEAN] = deck_mean(obs)
-    F[S_DECK_N] = obs[O.O_DECK_N] / 30.0
-    F[S_AGING_LEFT] = obs[O.O_N_AGING_STACK] / 10.0
-    F[S_HAZARDS_LEFT] = obs[O.O_N_HAZARD_STACK] / 20.0
+    F[F_STACK_N] = n_stack / 20.0
+    F[F_DISCARD_N] = obs[O.O_N_ROBINSON_DISCARD] / 20.0
+    F[F_DECK_MEAN] = deck_mean(obs)
+    F[F_DECK_N] = obs[O.O_DECK_N] / 30.0
+    F[F_AGING_LEFT] = obs[O.O_N_AGING_STACK] / 10.0
+    F[F_HAZARDS_LEFT] = obs[O.O_N_HAZARD_STACK] / 20.0
     p1 = obs[O.CT_PIRATE_VALUE + obs[O.O_PIRATE_1]]
     p2 = obs[O.CT_PIRATE_VALUE + obs[O.O_PIRATE_2]]
-    F[S_PIRATE_MAX] = max(p1, p2) / 50.0
-    F[S_PIRATE_SUM] = (p1 + p2) / 100.0
-    F[S_PIRATES_BEATEN] = obs[O.O_PIRATES_BEATEN] / 2.0
+    F[F_PIRATE_MAX] = max(p1, p2) / 50.0
+    F[F_PIRATE_SUM] = (p1 + p2) / 100.0
+    F[F_PIRATES_BEATEN] = obs[O.O_PIRATES_BEATEN] / 2.0
     stack_sum, stack_high = 0, 0
     for v in range(1, O.MAX_VALUE + 1):            # the stack's open value counts (R1.4)
         stack_sum += v * obs[O.O_STACK_VALUE + v - 1]
@@ -96,42 +99,42 @@ def state_features(obs, F):
         z = obs[O.ZONE + c]
         if z == O.Z_ROBINSON_STACK or z == O.Z_ROBINSON_DISCARD:
             aging += 1
-    F[S_STACK_MEAN] = stack_sum / n_stack if n_stack > 0 else 0.0
-    F[S_STACK_HIGH] = stack_high / n_stack if n_stack > 0 else 0.0
-    F[S_DECK_AGING] = aging / 10.0
+    F[F_STACK_MEAN] = stack_sum / n_stack if n_stack > 0 else 0.0
+    F[F_STACK_HIGH] = stack_high / n_stack if n_stack > 0 else 0.0
+    F[F_DECK_AGING] = aging / 10.0
     if obs[O.O_KNOWN_TOP_N] > 0:
-        F[S_TOP_KNOWN] = 1.0
-        F[S_TOP_VALUE] = value_of(obs, obs[O.O_KNOWN_TOP_0]) / 4.0
+        F[F_TOP_KNOWN] = 1.0
+        F[F_TOP_VALUE] = value_of(obs, obs[O.O_KNOWN_TOP_0]) / 4.0
     if obs[O.O_PHASE] == O.PH_FIGHT:
         missing = effective_value(obs) - fight_total(obs)
-        F[S_IN_FIGHT] = 1.0
-        F[S_MISSING] = missing / 10.0
-        F[S_FREE_LEFT] = obs[O.O_FREE_LEFT] / 5.0
-        F[S_PIRATE_FIGHT] = obs[O.O_OPPONENT_IS_PIRATE]
-        F[S_PAID_COST] = obs[O.O_PAID_COST] / 2.0
-        F[S_FIGHT_N] = obs[O.O_N_FIGHT] / 10.0
-        F[S_LIFE_AFTER_LOSS] = (obs[O.O_LIFE] - max(missing, 0)) / 20.0
-        F[S_BEST1] = (stack_best_sum(obs, 1) - missing) / 10.0
-        F[S_BEST2] = (stack_best_sum(obs, 2) - missing) / 10.0
-        F[S_BEST3] = (stack_best_sum(obs, 3) - missing) / 10.0
+        F[F_IN_FIGHT] = 1.0
+        F[F_MISSING] = missing / 10.0
+        F[F_FREE_LEFT] = obs[O.O_FREE_LEFT] / 5.0
+        F[F_PIRATE_FIGHT] = obs[O.O_OPPONENT_IS_PIRATE]
+        F[F_PAID_COST] = obs[O.O_PAID_COST] / 2.0
+        F[F_FIGHT_N] = obs[O.O_N_FIGHT] / 10.0
+        F[F_LIFE_AFTER_LOSS] = (obs[O.O_LIFE] - max(missing, 0)) / 20.0
+        F[F_BEST1] = (stack_best_sum(obs, 1) - missing) / 10.0
+        F[F_BEST2] = (stack_best_sum(obs, 2) - missing) / 10.0
+        F[F_BEST3] = (stack_best_sum(obs, 3) - missing) / 10.0
         if missing > 0:
-            F[S_CULL] = cull_count(obs, missing, 0.0) / 5.0
+            F[F_CULL] = cull_count(obs, missing, 0.0) / 5.0
         weak = 0
         for i in range(obs[O.O_N_FIGHT]):
             c = obs[O.FIGHT_LIST + i]
             if not obs[O.FLAGS + c] & O.F_FACE_DOWN and card_value(obs, c) <= 0:
                 weak += 1
-        F[S_FIGHT_WEAK] = weak / 5.0
+        F[F_FIGHT_WEAK] = weak / 5.0
         if missing > 0 and n_stack > 0:
             cover = 0
             for v in range(max(missing, 1), O.MAX_VALUE + 1):
                 cover += obs[O.O_STACK_VALUE + v - 1]
-            F[S_COVER] = cover / n_stack
+            F[F_COVER] = cover / n_stack
         elif missing <= 0:
-            F[S_COVER] = 1.0
+            F[F_COVER] = 1.0
         if not obs[O.O_OPPONENT_IS_PIRATE]:
             k = obs[O.O_OPPONENT]
-            F[S_PRIZE] = (value_of(obs, k) + ABILITY_WORTH[ability_of(obs, k)]) / 4.0
+            F[F_PRIZE] = (value_of(obs, k) + ABILITY_WORTH[ability_of(obs, k)]) / 4.0
 
 
 @njit(cache=True, _nrt=False)
@@ -139,30 +142,30 @@ def action_features(obs, a, F):
     """F[N_STATE:]: what candidate ``a`` is (its kind, the hazard or ability it involves)."""
     F[N_STATE:] = 0.0
     if a == A_END:
-        F[A_IS_END] = 1.0
+        F[F_IS_END] = 1.0
         missing = effective_value(obs) - fight_total(obs)
-        F[A_LOSS] = max(missing, 0) / 10.0
+        F[F_LOSS] = max(missing, 0) / 10.0
     elif a == A_DRAW:
-        F[A_IS_DRAW] = 1.0
+        F[F_IS_DRAW] = 1.0
     elif a == A_PAY:
-        F[A_IS_PAY] = 1.0
+        F[F_IS_PAY] = 1.0
     elif a == A_SKIP:
-        F[A_IS_SKIP] = 1.0
+        F[F_IS_SKIP] = 1.0
     elif a >= A_FIGHT and a < A_FIGHT + C.N_CARDS:
         c = a - A_FIGHT
-        F[A_IS_FIGHT] = 1.0
+        F[F_IS_FIGHT] = 1.0
         v = hazard_value(obs, c, obs[O.O_STEP])
         free = hazard_free(obs, c)
-        F[A_HAZ_VALUE] = v / 10.0
-        F[A_HAZ_FREE] = free / 5.0
-        F[A_HAZ_SHORT] = max(v - free * deck_mean(obs), 0.0) / 10.0
-        F[A_KNOW_VALUE] = value_of(obs, c) / 3.0
-        F[A_KNOW_WORTH] = ABILITY_WORTH[ability_of(obs, c)] / 3.0
-        F[A_KNOW_FOOD] = 1.0 if is_food(obs, c) else 0.0
-        F[A_ABILITY + ability_of(obs, c)] = 1.0
+        F[F_HAZ_VALUE] = v / 10.0
+        F[F_HAZ_FREE] = free / 5.0
+        F[F_HAZ_SHORT] = max(v - free * deck_mean(obs), 0.0) / 10.0
+        F[F_KNOW_VALUE] = value_of(obs, c) / 3.0
+        F[F_KNOW_WORTH] = ABILITY_WORTH[ability_of(obs, c)] / 3.0
+        F[F_KNOW_FOOD] = 1.0 if is_food(obs, c) else 0.0
+        F[F_ABILITY + ability_of(obs, c)] = 1.0
     elif a >= A_USE and a < A_USE + C.N_CARDS:
-        F[A_IS_USE] = 1.0
-        F[A_ABILITY + ability_of(obs, a - A_USE)] = 1.0
+        F[F_IS_USE] = 1.0
+        F[F_ABILITY + ability_of(obs, a - A_USE)] = 1.0
 
 
 # --- the network, read from the parameter vector: params[N_NAMED:] = [n_in, n_hidden, W1 (row
@@ -333,3 +336,15 @@ class LearnedPolicy(Policy):
 
 def make_policy(name, decide, params, description):
     return LearnedPolicy(name, decide, params, description)
+
+
+# the feature indices' names before 0.2.0 (S_* state, A_* action features): F_* now
+__getattr__ = moved(__name__, {old: "policies.learned:F_" + old[2:] for old in (
+    "S_LEVEL", "S_GREEN", "S_YELLOW", "S_RED", "S_LIFE", "S_STACK_N", "S_DISCARD_N",
+    "S_DECK_MEAN", "S_DECK_N", "S_AGING_LEFT", "S_HAZARDS_LEFT", "S_PIRATE_MAX", "S_PIRATE_SUM",
+    "S_MISSING", "S_FREE_LEFT", "S_PIRATE_FIGHT", "S_PAID_COST", "S_FIGHT_N", "S_COVER",
+    "S_STACK_MEAN", "S_DECK_AGING", "S_PRIZE", "S_LIFE_AFTER_LOSS", "S_IN_FIGHT", "S_STACK_HIGH",
+    "S_PIRATES_BEATEN", "S_CULL", "S_BEST1", "S_BEST2", "S_BEST3", "S_FIGHT_WEAK", "S_TOP_KNOWN",
+    "S_TOP_VALUE", "A_IS_END", "A_IS_DRAW", "A_IS_PAY", "A_IS_SKIP", "A_IS_FIGHT", "A_IS_USE",
+    "A_HAZ_VALUE", "A_HAZ_FREE", "A_HAZ_SHORT", "A_KNOW_VALUE", "A_KNOW_WORTH", "A_KNOW_FOOD",
+    "A_LOSS", "A_ABILITY")})

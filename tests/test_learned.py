@@ -84,20 +84,20 @@ def test_features_read_the_fight_from_open_facts():
         F = np.zeros(Lp.N_FEATURES)
         Lp.state_features(obs, F)
         missing = obs[O.O_EFFECTIVE_VALUE] - obs[O.O_FIGHT_TOTAL]
-        assert F[Lp.S_MISSING] == pytest.approx(missing / 10)
+        assert F[Lp.F_MISSING] == pytest.approx(missing / 10)
         stack = [obs[O.CT_VALUE + c] for c in range(O.N_FIGHTING)
                  if obs[O.ZONE + c] == O.Z_ROBINSON_STACK]
         if missing > 0 and stack:
-            assert F[Lp.S_COVER] == pytest.approx(sum(v >= missing for v in stack) / len(stack))
+            assert F[Lp.F_COVER] == pytest.approx(sum(v >= missing for v in stack) / len(stack))
             best = sorted((v for v in stack if v > 0), reverse=True)
-            assert F[Lp.S_BEST2] == pytest.approx((sum(best[:2]) - missing) / 10)
+            assert F[Lp.F_BEST2] == pytest.approx((sum(best[:2]) - missing) / 10)
             seen += 1
         if A_END in legal:
             Lp.action_features(obs, A_END, F)
-            assert F[Lp.A_IS_END] == 1 and F[Lp.A_LOSS] == pytest.approx(max(missing, 0) / 10)
+            assert F[Lp.F_IS_END] == 1 and F[Lp.F_LOSS] == pytest.approx(max(missing, 0) / 10)
         if A_PAY in legal:
             Lp.action_features(obs, A_PAY, F)
-            assert F[Lp.A_IS_PAY] == 1 and F[Lp.A_LOSS] == 0
+            assert F[Lp.F_IS_PAY] == 1 and F[Lp.F_LOSS] == 0
     assert seen > 5
 
 
@@ -110,9 +110,9 @@ def test_a_hazard_candidate_carries_its_card():
             Lp.action_features(obs, legal[-1], F)
             step = obs[O.O_STEP]
             value = obs[O.CT_HAZARD_VALUE + step * N_CARDS + c]
-            assert F[Lp.A_HAZ_VALUE] * 10 == pytest.approx(value)
-            assert F[Lp.A_HAZ_FREE] * 5 == pytest.approx(obs[O.CT_HAZARD_FREE + c])
-            assert F[Lp.A_ABILITY + obs[O.CT_ABILITY + c]] == 1
+            assert F[Lp.F_HAZ_VALUE] * 10 == pytest.approx(value)
+            assert F[Lp.F_HAZ_FREE] * 5 == pytest.approx(obs[O.CT_HAZARD_FREE + c])
+            assert F[Lp.F_ABILITY + obs[O.CT_ABILITY + c]] == 1
             return
     pytest.fail("no hazard choice")
 

@@ -11,6 +11,7 @@ from sim.rules import RuleError, check_level, parse_levels, parse_options
 from .common import (CardsOpt, ChunkOpt, ClusterOpt, ForceOpt, LevelOpt, OptionOpt, ParamOpt,
                      PolicyOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, cluster_or_none, command,
                      games_option, load_cards, load_policy)
+from .options import LevelNumber
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Balance questions: pirates compared, card values swept.")
@@ -38,7 +39,7 @@ def pirates(
     games finished."""
     from sim.lab import balance as B
     from sim.lab.balance_report import STUDY_FILES
-    from sim.lab.files import check_folder
+    from sim.lab.files import check_folder, command_line
     levels = parse_levels(level)
     check_folder(out, STUDY_FILES, force)
     options, table = parse_options(option), load_cards(cards, set_)
@@ -51,21 +52,7 @@ def pirates(
         what_if = None if not what_if_games or study["interrupted"] else B.what_if_hardest(
             study, max(levels), what_if_values, what_if_games, seed, pol, table, options,
             threads, quiet, dask, chunk)
-    made_by = _pirates_command(policy, level, games, seed, option, param, cards, set_,
-                               what_if_games, what_if_values, out)
-    _show_study(study, what_if, pol, table, out, made_by)
-
-
-def _pirates_command(policy, level, games, seed, option, param, cards, set_, what_if_games,
-                     what_if_values, out) -> str:
-    """The command that makes the study again (recorded in pirates.md): every flag given, in
-    order (--out always, then --force: the files it remakes are there)."""
-    flags = ([("option", o) for o in option] + [("param", p) for p in param] + [("cards", cards)]
-             + [("set", s) for s in set_] + [("what-if-games", what_if_games),
-                                              ("what-if-values", what_if_values), ("out", out)])
-    return (f"friday balance pirates --policy {policy} --level {level} --games {games} "
-            f"--seed {seed}" + "".join(f" --{k} {v}" for k, v in flags if v or k == "out")
-            + (" --force" if out is not None else ""))
+    _show_study(study, what_if, pol, table, out, command_line(force=True))   # remakes --out
 
 
 def _show_study(study, what_if, pol, table, out, command_line):
@@ -106,7 +93,7 @@ def sweep(
         "--set", help="the CARD.FIELD to sweep (once), and any fixed CARD.FIELD=VALUE edits")],
     values: Annotated[str, typer.Option(help="values: A:B, A:B:STEP or A,B,C")],
     policy: PolicyOpt = "expert",
-    level: Annotated[int, typer.Option(help="1-4")] = 4,
+    level: LevelNumber = 4,
     games: Annotated[int, games_option("games per value (the same deals for every value)")]
     = 100_000,
     seed: SeedOpt = 1,

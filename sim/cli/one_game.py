@@ -10,24 +10,22 @@ import typer
 from sim.rules import RuleError, check_level, parse_options
 from .common import (CardsOpt, Engine, ForceOpt, OptionOpt, ParamOpt, PolicyOpt, SeedOpt, SetOpt,
                      command, index_option, load_cards, load_policy)
+from .options import DealOpt, GameOpt, IdsOpt, LevelNumber, rollouts_option
 
 app = typer.Typer()
-LevelNumber = Annotated[int, typer.Option(help="1-4")]
-GameOpt = Annotated[int, index_option("game index: game G of seed S is always the same deal")]
 FormatOpt = Annotated[Literal["text", "jsonl", "html"], typer.Option(
     help="text (a play-by-play), jsonl (the trace) or html (a page that steps through the "
          "game's decisions, written to --out)")]
 EngineOpt = Annotated[Optional[Engine], typer.Option(
     help="reference or fast (default: reference; fast for a searching player)")]
 PageOpt = Annotated[Optional[Path], typer.Option(help="html: the page to write (FILE.html)")]
-IdsOpt = Annotated[bool, typer.Option("--ids", help="tag every card with its id (#17)")]
 
 
 @command(app)
 def replay(
     level: LevelNumber, seed: SeedOpt,
     game: GameOpt = 0, policy: PolicyOpt = "expert",
-    deal: Annotated[Optional[Path], typer.Option(help="deal file (JSON): the stacks")] = None,
+    deal: DealOpt = None,
     actions: Annotated[Optional[Path], typer.Option(help="actions to play (scripted)")] = None,
     option: OptionOpt = [], param: ParamOpt = [],
     format: FormatOpt = "text", engine: EngineOpt = None,
@@ -115,8 +113,7 @@ def show_trace(events, format: str, ids: bool):
 
 CoachOpt = Annotated[bool, typer.Option("--coach", help="after every move, the chance of "
                                                      "winning it lost against the best move")]
-RolloutsOpt = Annotated[int, typer.Option(min=10, max=100_000, help="continuations per action "
-                                                                    "for ? and --coach")]
+RolloutsOpt = Annotated[int, rollouts_option("continuations per action for ? and --coach")]
 SaveOpt = Annotated[Optional[Path], typer.Option(
     help="write the moves made (one per line) to this file, for friday review and replay "
          "--actions")]

@@ -8,18 +8,15 @@ import typer
 
 from sim.rules import check_level, parse_options
 from .common import (CardsOpt, ForceOpt, OptionOpt, PolicyOpt, QuietOpt, SeedOpt, SetOpt,
-                     command, index_option, load_cards)
+                     command, load_cards)
+from .options import DealOpt, GameOpt, IdsOpt, LevelNumber, rollouts_option
 
 app = typer.Typer()
 
 
-LevelNumber = Annotated[int, typer.Option(help="1-4")]
-GameOpt = Annotated[int, index_option("game index: game G of seed S is always the same deal")]
-DealOpt = Annotated[Optional[Path], typer.Option(help="deal file (JSON): the stacks of a table "
-                                                      "game")]
 ActionsOpt = Annotated[Optional[Path], typer.Option(
     help="the actions taken (one per line, or a JSON list): reviewed instead of --policy's")]
-RolloutsOpt = Annotated[int, typer.Option(min=10, max=100_000, help="continuations per action")]
+RolloutsOpt = Annotated[int, rollouts_option("continuations per action")]
 RollerOpt = Annotated[str, typer.Option(help="the policy that plays each continuation to the "
                                              "end")]
 TopOpt = Annotated[int, typer.Option(min=1, max=100, help="costliest decisions listed")]
@@ -27,7 +24,6 @@ OutOpt = Annotated[Optional[Path], typer.Option(help="Parquet file: one row per 
                                                      "action")]
 FigureOpt = Annotated[Optional[Path], typer.Option(help="figure of the chance of winning over "
                                                         "the game (.png, .svg or .pdf)")]
-IdsOpt = Annotated[bool, typer.Option("--ids", help="tag every card with its id (#17)")]
 HtmlOpt = Annotated[Optional[Path], typer.Option(
     "--html", help="the html replay's page of the game (FILE.html), every action's chance "
                    "beside it")]

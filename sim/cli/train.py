@@ -2,8 +2,6 @@
 (sim.lab.train), its weights written as a file that ``learned[weights=FILE]`` plays."""
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -38,7 +36,7 @@ def train(
     fight decisions of GAMES games per level and round (fair rollouts, as friday review),
     fit a small network to them, write its weights to --out.  Ctrl-C keeps every finished
     chunk in --data: the same command continues."""
-    from sim.lab.files import check_file
+    from sim.lab.files import check_file, command_line
     from sim.lab.train import Plan, check_data_folder, check_paths, check_trainer
     check_trainer()
     plan = Plan(levels=tuple(parse_levels(level)), seed=seed, games=games, rounds=rounds,
@@ -46,7 +44,7 @@ def train(
     check_paths(out, data)
     check_file(out, (".json",), force)
     check_data_folder(data, plan)
-    made_by = "friday " + shlex.join(sys.argv[1:])
+    made_by = command_line()
     typer.echo(f"friday train: levels {','.join(map(str, plan.levels))}, {games} games per "
                f"level in each of {rounds} rounds (seed {seed}), {rollouts} continuations per "
                f"decision, records in {data}/")

@@ -4,8 +4,6 @@ variant validated on fresh deals against the start with the paired comparison
 (sim.lab.tune_report)."""
 from __future__ import annotations
 
-import shlex
-import sys
 from pathlib import Path
 from typing import Annotated, List, Literal, Optional
 
@@ -15,6 +13,7 @@ from sim.rng import MAX_SEED
 from sim.rules import parse_options
 from .common import (ChunkOpt, ClusterOpt, ForceOpt, OptionOpt, QuietOpt, SeedOpt, ThreadsOpt,
                      cluster_or_none, command, games_option, index_option)
+from .options import LevelNumber
 
 app = typer.Typer()
 
@@ -23,7 +22,7 @@ app = typer.Typer()
 def tune(
     policy: Annotated[str, typer.Argument(help="the starting policy: NAME, "
                                                "'NAME[PARAM=VALUE,...]' or file.py:function")],
-    level: Annotated[int, typer.Option(help="1-4")],
+    level: LevelNumber,
     study: Annotated[Path, typer.Option(help="the study file (.db, Optuna's SQLite storage): "
                                              "created, or continued if it holds this tuning")],
     param: Annotated[List[str], typer.Option(help="a parameter to tune: NAME=LOW:HIGH "
@@ -47,15 +46,14 @@ def tune(
     trial on the same games; validate the best on fresh deals against POLICY (paired).
     Ctrl-C keeps every finished trial in --study: the same command continues it."""
     from sim.lab import tune as T
-    from sim.lab.files import check_folder
+    from sim.lab.files import check_folder, command_line
     from sim.lab.tune_report import TUNE_FILES
     from sim.lab.tune_study import check_study
     q = T.question(policy, param, level, games_per_trial, seed, parse_options(option), sampler)
     check_folder(out, TUNE_FILES, force)
     vseed = T.validation_seed(seed, validate_seed)
     check_study(study, q)
-    made_by = "friday " + shlex.join(sys.argv[1:])   # + --force: tune.md remakes its own folder
-    made_by += " --force" if out is not None and "--force" not in sys.argv[1:] else ""
+    made_by = command_line(force=out is not None)   # --force: tune.md remakes its own folder
     with cluster_or_none(cluster) as dask:
         found = _trials(q, study, trials, threads, chunk, dask, quiet)
         _finish(found, validate_games, vseed, out, threads, chunk, dask, quiet, made_by)

@@ -10,7 +10,7 @@ from sim.actions import action_name
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
 from . import runner
-from . import summary as R
+from . import summary
 from .ask import RAISED, ask_cached, decide_function, policy_function
 from .decode import decode_events
 from .game import alloc_state, reset
@@ -142,8 +142,9 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     S, P, obs = alloc_state()
     reset(S, P, obs, level, _opts(options), 1, 1 if record else 0)
     L, E, SCR = (np.zeros(size, np.int64) for size in (L_SIZE, TRACE_SIZE, SCR_SIZE))
-    R = np.array([engine_stream_start(seed, game)], dtype=np.uint64)
-    PR = np.array([0 if actions is not None else policy_stream_start(seed, game)], dtype=np.uint64)
+    engine_rng = np.array([engine_stream_start(seed, game)], dtype=np.uint64)
+    policy_rng = np.array([0 if actions is not None else policy_stream_start(seed, game)],
+                          dtype=np.uint64)
     DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE) if record else (1, 1), np.int64)
     DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1) if record else (1, 1), np.int64)
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
@@ -153,9 +154,9 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                         "not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
     # that never returns (policies.guard)
-    interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D,
-                  watch=lambda: (int(S[S_DECISIONS]), policy, obs, int(S[S_DECISIONS]) + 1,
-                                 (seed, game)))
+    interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), engine_rng, policy_rng, prm,
+                  DOBS, DLEG, D, watch=lambda: (int(S[S_DECISIONS]), policy, obs,
+                                                int(S[S_DECISIONS]) + 1, (seed, game)))
     err = int(S[S_ERR])
     ran_out = err == ERR_ILLEGAL and actions is not None and int(S[S_ERR_ACTION]) == -1
     if ran_out and not stop_when_out:
@@ -205,8 +206,8 @@ def _batch(level, seed, first_game, n_games: int, policy, options, cards, out) -
     """Games first_game .. first_game+n_games-1 by the batch entry point, in blocks of games:
     rows into ``out`` (n_games x N_ROW), or, when ``out`` has one column, the aggregate vector
     of each block (summary.AGG_SIZE), returned."""
-    aggs = np.zeros((max(1, min(numba.get_num_threads() * 16, n_games // 64)), R.AGG_SIZE),
-                    np.int64)
+    blocks = max(1, min(numba.get_num_threads() * 16, n_games // 64))
+    aggs = np.zeros((blocks, summary.AGG_SIZE), np.int64)
     _entry(policy, "batch")(policy_function(policy), _table(cards),
                             np.ascontiguousarray(policy.params, dtype=np.float64), level,
                             int(seed), int(first_game), n_games, _opts(options), out, aggs)
@@ -238,18 +239,18 @@ def summary_chunk(level, seed, first_game, n_games, policy, options=None, thread
     _set_threads(threads)
     aggs = _batch(level, seed, first_game, int(n_games), policy, options, cards,
                   np.zeros((1, 1), np.int64))
-    fe = aggs[:, R.G_FIRST_ERROR]
+    fe = aggs[:, summary.G_FIRST_ERROR]
     if (fe >= 0).any():
         _raise_game_error(level, seed, int(fe[fe >= 0].min()), policy, options, cards)
     total = aggs.sum(axis=0)
-    total[R.G_FIRST_ERROR] = -1
+    total[summary.G_FIRST_ERROR] = -1
     return total
 
 
 def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=1_000_000,
                 first_game=0, cards=None) -> dict:
     """Aggregates of n_games games computed on the fly (flat memory, any n_games)."""
-    total = np.zeros(R.AGG_SIZE, np.int64)
+    total = np.zeros(summary.AGG_SIZE, np.int64)
     for done in range(0, n_games, int(chunk)):
         total += summary_chunk(level, seed, first_game + done, min(int(chunk), n_games - done),
                                policy, options, threads, cards)
@@ -259,23 +260,24 @@ def run_summary(level, seed, n_games, policy, options=None, threads=None, chunk=
 def summary_from(level, seed, first_game, t) -> dict:
     """The summary dict of an aggregate vector (the sum of ``summary_chunk`` vectors)."""
     return {
-        "level": level, "seed": seed, "first_game": first_game, "games": int(t[R.G_GAMES]),
-        "wins": int(t[R.G_WINS]),
-        "causes": {CAUSE_NAMES[i]: int(t[R.G_CAUSE + i]) for i in range(4)},
-        "step_reached": {STEP_NAMES[i]: int(t[R.G_STEP + i]) for i in range(4)},
-        "sum_score": int(t[R.G_SUM_SCORE]), "sum_life": int(t[R.G_SUM_LIFE]),
-        "sum_turns": int(t[R.G_SUM_TURNS]), "sum_aging_taken": int(t[R.G_SUM_AGING]),
-        "sum_destroyed": int(t[R.G_SUM_DESTROYED]), "sum_pirates_beaten": int(t[R.G_SUM_BEATEN]),
-        "fights_won": [int(x) for x in t[R.G_FW:R.G_FW + 3]],
-        "fights_lost": [int(x) for x in t[R.G_FL:R.G_FL + 3]],
+        "level": level, "seed": seed, "first_game": first_game, "games": int(t[summary.G_GAMES]),
+        "wins": int(t[summary.G_WINS]),
+        "causes": {CAUSE_NAMES[i]: int(t[summary.G_CAUSE + i]) for i in range(4)},
+        "step_reached": {STEP_NAMES[i]: int(t[summary.G_STEP + i]) for i in range(4)},
+        "sum_score": int(t[summary.G_SUM_SCORE]), "sum_life": int(t[summary.G_SUM_LIFE]),
+        "sum_turns": int(t[summary.G_SUM_TURNS]), "sum_aging_taken": int(t[summary.G_SUM_AGING]),
+        "sum_destroyed": int(t[summary.G_SUM_DESTROYED]),
+        "sum_pirates_beaten": int(t[summary.G_SUM_BEATEN]),
+        "fights_won": [int(x) for x in t[summary.G_FW:summary.G_FW + 3]],
+        "fights_lost": [int(x) for x in t[summary.G_FL:summary.G_FL + 3]],
         "pirate_ids": np.arange(59, 69),
-        "pirate_games": t[R.G_PIR_GAMES:R.G_PIR_GAMES + 10].copy(),
-        "pirate_wins": t[R.G_PIR_WINS:R.G_PIR_WINS + 10].copy(),
-        "pirate_beaten": t[R.G_PIR_BEATEN:R.G_PIR_BEATEN + 10].copy(),
-        "pair_games": t[R.G_PAIR_GAMES:R.G_PAIR_GAMES + 100].reshape(10, 10).copy(),
-        "pair_wins": t[R.G_PAIR_WINS:R.G_PAIR_WINS + 100].reshape(10, 10).copy(),
-        "score_bins": np.arange(R.SCORE_MIN, R.SCORE_MAX + 1),
-        "score_hist": t[R.G_HIST:R.G_HIST + R.N_BINS].copy(),
+        "pirate_games": t[summary.G_PIR_GAMES:summary.G_PIR_GAMES + 10].copy(),
+        "pirate_wins": t[summary.G_PIR_WINS:summary.G_PIR_WINS + 10].copy(),
+        "pirate_beaten": t[summary.G_PIR_BEATEN:summary.G_PIR_BEATEN + 10].copy(),
+        "pair_games": t[summary.G_PAIR_GAMES:summary.G_PAIR_GAMES + 100].reshape(10, 10).copy(),
+        "pair_wins": t[summary.G_PAIR_WINS:summary.G_PAIR_WINS + 100].reshape(10, 10).copy(),
+        "score_bins": np.arange(summary.SCORE_MIN, summary.SCORE_MAX + 1),
+        "score_hist": t[summary.G_HIST:summary.G_HIST + summary.N_BINS].copy(),
     }
 
 

@@ -24,6 +24,7 @@ from numba import types
 
 from policies.guard import decide_args
 from sim import cards as C
+from sim.rules import RESULT_COLUMNS
 
 # --- card table rows ---------------------------------------------------------------------
 (T_KIND, T_VALUE, T_ABILITY, T_DCOST, T_HFREE, T_HV0, T_HV1, T_HV2, T_PFREE, T_PVALUE,
@@ -95,14 +96,16 @@ SCR_SIZE = 80
 TRACE_SIZE = 1 << 18
 MAX_DEBUG_DECISIONS = 4096
 
-# --- batch result columns ------------------------------------------------------------------
-COLUMNS = ("level", "game", "won", "cause", "step", "pirate_1", "pirate_2", "pirate_1_beaten",
-           "pirate_2_beaten", "life", "score", "aging_taken", "destroyed", "fights_won_green",
-           "fights_won_yellow", "fights_won_red", "fights_lost_green", "fights_lost_yellow",
-           "fights_lost_red", "turns", "pirate_first")
+# --- batch result columns: the vocabulary's (sim.rules.RESULT_COLUMNS), a row's index each ---
+COLUMNS = RESULT_COLUMNS
 N_COLS = len(COLUMNS)
 (K_LEVEL, K_GAME, K_WON, K_CAUSE, K_STEP, K_P1, K_P2, K_P1B, K_P2B, K_LIFE, K_SCORE, K_AGING,
- K_DESTROYED, K_FWG, K_FWY, K_FWR, K_FLG, K_FLY, K_FLR, K_TURNS, K_PFIRST) = range(N_COLS)
+ K_DESTROYED, K_FWG, K_FWY, K_FWR, K_FLG, K_FLY, K_FLR, K_TURNS, K_PFIRST) = (
+    COLUMNS.index(name) for name in (
+        "level", "game", "won", "cause", "step", "pirate_1", "pirate_2", "pirate_1_beaten",
+        "pirate_2_beaten", "life", "score", "aging_taken", "destroyed", "fights_won_green",
+        "fights_won_yellow", "fights_won_red", "fights_lost_green", "fights_lost_yellow",
+        "fights_lost_red", "turns", "pirate_first"))
 K_ERR, K_ERR_ACTION, K_ERR_PHASE = N_COLS, N_COLS + 1, N_COLS + 2
 N_ROW = N_COLS + 3
 

@@ -29,7 +29,8 @@ from numba import njit, prange, types
 
 from sim import observation as O
 from sim.actions import A_END
-from sim.rng import nb_mix64, nb_next
+from sim.deprecation import moved
+from sim.rng import continuation_start, nb_next, search_decision_start, search_stream_start
 from .game import alloc_state, finish, reset, stream_start, write_row
 from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE, SCR_SIZE,
                      S_DEBUG, S_DECISIONS, S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
@@ -45,8 +46,6 @@ KIND_NAMES = ("hazard", "pirate", "fight", "target", "more", "sort", "destroy", 
 # "fight": a fight decision where ending the fight is legal; "short": one where it is not (a
 # pirate fight below the pirate's value, R9.3: only drawing, paying or an ability are legal)
 MIN_STAT_K = 8          # rollouts before the statistical prune may drop a candidate
-SEARCH_SALT = np.uint64(0xD1B54A32D192ED03)
-_G = np.uint64(0x9E3779B97F4A7C15)
 
 # --- decision log rows (LOG[row, :]) ---------------------------------------------------------
 (LG_GAME, LG_DECISION, LG_PHASE, LG_BASE, LG_CHOSEN, LG_N, LG_ROLLOUTS) = range(7)
@@ -81,8 +80,8 @@ def kind_bit(phase, L):
 
 @lean_jit
 def search_stream(seed, game):
-    """The search's stream of game ``game``: salted from its engine stream's start."""
-    return nb_mix64(stream_start(seed, game, np.int64(0)) ^ SEARCH_SALT)
+    """The search's stream of game ``game``: salted from its engine stream's start (sim.rng)."""
+    return search_stream_start(stream_start(seed, game, np.int64(0)))
 
 
 @lean_jit(inline=True)
@@ -90,7 +89,7 @@ def determinize(gp, dp, rk, seed0, k, fair):
     """Continuation ``k`` of the decision ``gp`` waits for: ``dp`` a copy of the game that
     neither traces nor records; with ``fair`` every hidden order redrawn (``resample_hidden``,
     R1.4) and the engine's stream restarted, from the stream (seed0, k) kept in ``rk``."""
-    rk[0] = nb_mix64(seed0 + np.uint64(k + 1) * _G)
+    rk[0] = continuation_start(seed0, k)
     clone_into(gp, dp)
     dS = field(dp, G_S)
     dS[S_TRACE] = 0
@@ -224,7 +223,7 @@ def choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row):
     kinds = np.int64(sp[SP_KINDS])
     if (kinds >> kind_bit(obs[O.O_PHASE], L)) & 1 == 0:
         return f(gp), False
-    seed0 = nb_mix64(sr0 + np.uint64(S[S_DECISIONS]) * _G)
+    seed0 = search_decision_start(sr0, S[S_DECISIONS])
     return search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row), True
 
 
@@ -338,3 +337,6 @@ def entry(name: str):
         sig = signature_of(py, ARG_TYPES, types.int64 if name == "decide" else types.void)
         _entries[name] = njit(sig, cache=True, parallel=name == "batch")(py)
     return _entries[name]
+
+
+__getattr__ = moved(__name__, {"SEARCH_SALT": "sim.rng:SEARCH_SALT"})

@@ -17,7 +17,7 @@ import pandas as pd
 
 from sim import observation as O
 from sim.actions import action_name
-from sim.rng import engine_stream_start, mix64
+from sim.rng import engine_stream_start, search_stream_start
 from . import search as X
 from .ask import policy_function
 from .layout import N_ROW
@@ -29,11 +29,6 @@ LOG_COLUMNS = {"level": "int8", "game": "int64", "decision": "int32", "phase": "
                "n_candidates": "int16", "candidates": "list<str>", "candidate_rollouts":
                "list<int32>", "wins": "list<int32>", "life": "int8", "step": "int8",
                "turn": "int16", "observation": "list<int16>"}
-
-
-def _search_start(engine_start) -> np.uint64:
-    """The search stream's start from the engine stream's (sim.fast.search.search_stream)."""
-    return np.uint64(mix64(int(engine_start) ^ int(X.SEARCH_SALT)))
 
 
 def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
@@ -65,7 +60,7 @@ def single(policy, f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
     """runner's single entry for a search policy (sim.fast.api.play_fast): R holds the
     engine stream's start, from which the search stream derives as in the batch."""
     X.entry("single")(f, S, P, obs, L, E, SCR, T, R, PR, policy.base_params(), DOBS, DLEG, D,
-                      policy.sp, _search_start(R[0]))
+                      policy.sp, np.uint64(search_stream_start(R[0])))
 
 
 def decide_at(policy, game, log: bool = False):
@@ -75,7 +70,7 @@ def decide_at(policy, game, log: bool = False):
     arrays = list(game._arrays())
     arrays[9] = policy.base_params()
     LOG = np.zeros((1, X.LOG_W) if log else (1, 1), np.int64)
-    sr0 = _search_start(engine_stream_start(game.seed, game.game))
+    sr0 = np.uint64(search_stream_start(np.uint64(engine_stream_start(game.seed, game.game))))
     a = int(X.entry("decide")(*arrays, policy_function(policy), policy.sp, sr0, LOG))
     action = -1 - a if a < 0 else a             # -1 - action: the decision was searched
     if not log or a >= 0:

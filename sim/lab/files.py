@@ -10,11 +10,14 @@
 * ``write_atomic``: the file is written under a temporary name in the same folder, then
   renamed: an error or Ctrl-C never leaves a half-written or ``.partial`` file, and an
   ``OSError`` becomes one RuleError line (``error: cannot write ...``).
+* ``command_line``: the command that made a file ("Made by `...`"), quoted for the shell.
 """
 from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
 import tempfile
 from pathlib import Path
 
@@ -115,6 +118,17 @@ def write_atomic(path, write):
     finally:
         if tmp is not None and tmp.exists():
             tmp.unlink()
+
+
+def command_line(argv=None, program: str = "friday", force: bool = False) -> str:
+    """The command that made a result file, as recorded in it ("Made by `...`"): ``program``,
+    then the arguments as the user typed them (``argv``, default ``sys.argv[1:]``), each
+    quoted for the shell (shlex.join: a path with a space reruns as it was); ``force`` adds
+    ``--force`` where it is missing (the rerun remakes the files it wrote)."""
+    args = [str(a) for a in (sys.argv[1:] if argv is None else argv)]
+    if force and "--force" not in args:
+        args.append("--force")
+    return " ".join([program, shlex.join(args)]) if args else program
 
 
 def write_text(path, text: str):

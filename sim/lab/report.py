@@ -8,7 +8,6 @@ seeded deals, so anyone can rerun the command and get the same files.
 """
 from __future__ import annotations
 
-import shlex
 import time
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pandas as pd
 
 from sim.rules import Options, options_text
 from .compare import METHODS, compare_paired, long_frame, play_paired, ranking
-from .files import check_folder, write_text
+from .files import check_folder, command_line, write_text
 from .plots import finish, plot_paired_differences, pyplot
 from .summary import summarize
 from .text import pvalue
@@ -48,12 +47,12 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     comparison = compare_paired(paired)
     rows = long_frame(paired)
     table = summarize(rows, by=("policy", "level"))
-    names = " ".join(f"'{p.name}'" if "[" in p.name else p.name for p in pols)
-    opts = "".join(f" --option {k}={str(v).lower()}" for k, v in options.as_dict().items()
-                   if v != getattr(Options(), k))
+    opts = [a for k, v in options.as_dict().items() if v != getattr(Options(), k)
+            for a in ("--option", f"{k}={str(v).lower()}")]
     level_text = "all" if levels == [1, 2, 3, 4] else ",".join(map(str, levels))
-    command = (f"friday report {names} --level {level_text} --games {games} --seed {seed}{opts}"
-               f" --out {shlex.quote(out.as_posix())} --force")      # remakes these very files
+    command = command_line(["report", *(p.name for p in pols), "--level", level_text, "--games",
+                            games, "--seed", seed, *opts, "--out", out.as_posix()],
+                           force=True)                       # remakes these very files
     write_text(out / "policies.md", policies_md(table, comparison, command, paired.attrs))
     _plot_win_rates(out / "policy_win_rates.png", table)
     _plot_scores(out / "score_distributions.png", rows, paired.attrs["labels"])

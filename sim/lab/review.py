@@ -24,13 +24,13 @@ import pandas as pd
 
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name
-from ..rng import GOLDEN, MASK64, engine_stream_start, mix64
+from ..deprecation import moved
+from ..rng import engine_stream_start, review_decision_start
 from ..rules import STEP_NAMES, RuleError
 from .stats import paired_proportion_difference, wilson_interval
 
 ROLLOUT_POLICY = "veteran"
 ROLLOUTS = 1000
-REVIEW_SALT = 0x5EC0_4D5A_77E1_1A3B
 
 
 @dataclass
@@ -89,9 +89,9 @@ def _step(g, played: Played, action: int):
 
 
 def decision_seed(seed: int, game: int, decision: int) -> int:
-    """The stream start of a decision's continuations: (seed, game, decision) alone."""
-    return mix64((mix64(engine_stream_start(seed, game) ^ REVIEW_SALT) + (decision + 1) * GOLDEN)
-                 & MASK64)
+    """The stream start of a decision's continuations: (seed, game, decision) alone (sim.rng
+    review_decision_start)."""
+    return review_decision_start(np.uint64(engine_stream_start(seed, game)), decision)
 
 
 def outcomes(g, rollout_policy, rollouts: int, start: int) -> np.ndarray:
@@ -327,3 +327,6 @@ class ReviewedDecision:
         return position_html(g.observation, table_rows(g._T), title,
                              f"{g.phase} decision; the chance of winning after each action:",
                              "".join(f"<br/>{line}" for line in lines))
+
+
+__getattr__ = moved(__name__, {"REVIEW_SALT": "sim.rng:REVIEW_SALT"})

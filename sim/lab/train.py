@@ -31,9 +31,9 @@ import numpy as np
 
 from .. import observation as O
 from ..errors import MissingExtra, UsageError
+from ..rng import TRAIN_SALT
 from .review import decision_seed, load_rollout_policy, outcomes
 
-TRAIN_SALT = 0x7A1E_D0C5_3B2F_9E41
 MAX_LEGAL = 24                      # more legal actions than this: not recorded (never seen)
 TARGET_SCALE = 10.0                 # the network is fitted to 10 x chance (better conditioned)
 FIELDS = ("obs", "legal", "chance", "game")
