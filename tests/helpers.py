@@ -21,7 +21,6 @@ has begun: ``interrupt_cli``.
 from __future__ import annotations
 
 import os
-import pty
 import re
 import signal
 import subprocess
@@ -365,6 +364,7 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
     returncode, stdout and stderr (all of it, as shown: ``\\n`` line ends, no colours).  The
     command ending before a cue, or running after ``timeout`` s, fails the test with its
     output (no time is asserted: a loaded machine passes)."""
+    import pty                          # POSIX only: imported by the tests that interrupt
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=cwd,
                             env=fresh_env({"PYTHONUNBUFFERED": "1", **(env or {})}),

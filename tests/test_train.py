@@ -3,22 +3,14 @@ the same weights whatever the workers; more rounds continue a data folder to the
 uninterrupted run; Ctrl-C keeps the finished chunks and the same command continues; bad input
 is one error line before any game."""
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from helpers import COUNTED, interrupt_cli, run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--level", "4", "--games", "3", "--rollouts", "3", "--hidden", "4", "--seed", "5"]
-
-
-def friday(*args, cwd, **kw):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=600, **kw)
 
 
 def weights(path: Path) -> dict:
@@ -28,19 +20,19 @@ def weights(path: Path) -> dict:
 
 
 def test_same_weights_whatever_the_workers_and_rounds_continue_a_folder(tmp_path):
-    one = friday("train", "--out", "one.json", "--data", "d1", "--rounds", "2", "--workers",
-                 "1", *TINY, cwd=tmp_path)
+    one = run_cli("train", "--out", "one.json", "--data", "d1", "--rounds", "2", "--workers",
+                  "1", *TINY, cwd=tmp_path)
     assert one.returncode == 0, one.stderr
     assert "wrote one.json" in one.stdout
-    first = friday("train", "--out", "r1.json", "--data", "d2", "--rounds", "1", "--workers",
-                   "2", *TINY, cwd=tmp_path)
+    first = run_cli("train", "--out", "r1.json", "--data", "d2", "--rounds", "1", "--workers",
+                    "2", *TINY, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    more = friday("train", "--out", "two.json", "--data", "d2", "--rounds", "2", "--workers",
-                  "2", *TINY, cwd=tmp_path)
+    more = run_cli("train", "--out", "two.json", "--data", "d2", "--rounds", "2", "--workers",
+                   "2", *TINY, cwd=tmp_path)
     assert more.returncode == 0, more.stderr
     assert weights(tmp_path / "one.json") == weights(tmp_path / "two.json")
-    dask = friday("train", "--out", "dask.json", "--data", "d3", "--rounds", "2", "--cluster",
-                  "local:2", *TINY, cwd=tmp_path)
+    dask = run_cli("train", "--out", "dask.json", "--data", "d3", "--rounds", "2", "--cluster",
+                   "local:2", *TINY, cwd=tmp_path)
     assert dask.returncode == 0, dask.stderr
     assert weights(tmp_path / "one.json") == weights(tmp_path / "dask.json")
     assert weights(tmp_path / "r1.json") != weights(tmp_path / "two.json")
@@ -67,24 +59,19 @@ def test_the_records_hold_only_the_decisions_the_network_makes():
     assert np.any(obs[:, O.O_PHASE] == O.PH_HAZARD) and np.any(fight)
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGINT"), reason="POSIX signals")
 def test_ctrl_c_keeps_the_finished_chunks_and_the_command_continues(tmp_path):
+    """Ctrl-C (to the command and its workers, as a terminal sends it) once the progress bar
+    has counted the first of the four chunks: exit code 130, the finished chunks kept, no
+    weights file; the same command gathers the rest."""
     args = ["train", "--out", "w.json", "--data", "d", "--rounds", "1", "--workers", "1",
             "--level", "1,2,3,4", "--games", "2", "--rollouts", "6", "--hidden", "4"]
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 300
-    while not list((tmp_path / "d").glob("*.npz")) and time.time() < deadline:
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
+    run = interrupt_cli(*args, cues=[COUNTED], cwd=tmp_path)
+    err = run.stderr
     kept = sorted(p.name for p in (tmp_path / "d").glob("*.npz"))
-    if proc.returncode == 0:                    # it finished before the signal arrived
-        pytest.skip("the run ended before Ctrl-C")
-    assert proc.returncode == 130, err
+    assert run.returncode == 130, run.stdout + err
     assert "interrupted: the finished chunks are kept" in err and "Traceback" not in err
     assert 1 <= len(kept) < 4 and not (tmp_path / "w.json").exists()
-    again = friday(*args, cwd=tmp_path)
+    again = run_cli(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert len(list((tmp_path / "d").glob("*.npz"))) == 4
 
@@ -103,7 +90,7 @@ def test_bad_input_is_one_error_line_before_any_game(tmp_path, extra, message):
             args[args.index(extra[i]) + 1] = extra[i + 1]
         else:
             args += extra[i:i + 2]
-    r = friday(*args, cwd=tmp_path)
+    r = run_cli(*args, cwd=tmp_path)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
@@ -113,6 +100,6 @@ def test_bad_input_is_one_error_line_before_any_game(tmp_path, extra, message):
 def test_a_data_folder_of_another_plan_is_refused(tmp_path):
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "plan.json").write_text(json.dumps({"seed": 1}))
-    r = friday("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
+    r = run_cli("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
     assert r.returncode == 2 and "another training plan" in r.stderr
     assert r.stderr.count("\n") == 1
