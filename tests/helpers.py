@@ -20,6 +20,7 @@ has begun: ``interrupt_cli``.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -384,9 +385,9 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
     except subprocess.TimeoutExpired:
         pytest.fail(f"still running after {timeout} s:\n" + _shown(streams))
     finally:
-        if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):   # what is left of the group, if any
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        proc.wait()
         for s in streams:
             s.thread.join()
         os.close(master)
