@@ -1,12 +1,13 @@
 """The friday command as a user runs it, in fresh processes: every bad input is one `error:`
-line and exit code 2 (no traceback, no file left behind), and Ctrl-C stops a long run within
-2 s, reports what finished, exits with 130 and leaves a valid Parquet file."""
+line and exit code 2 (no traceback, no file left behind), and Ctrl-C (sent as a terminal sends
+it, once the run is playing: helpers.interrupt_cli) stops a long run after the chunk in flight,
+reports what finished, exits with 130 and leaves a valid Parquet file."""
 import json
 
 import pandas as pd
 import pytest
 
-from helpers import COUNTED, interrupt_cli, run_cli
+from helpers import interrupt_cli, run_cli
 
 BAD_POLICY = """from numba import njit
 
@@ -136,15 +137,19 @@ MODES = {
 }
 
 
+# interrupt_cli's cue that a run is playing: its progress bar has counted three games or more
+# (the first three rows of the file are checked; the reference engine's first range is smaller)
+PLAYING = r"(?<![\d,])([3-9]|[1-9][\d,]+)/[\d,]+ games"
+
+
 def _interrupted_run(tmp_path, mode) -> int:
-    """Ctrl-C to a long run (10^8 games per level) once it is playing (its progress bar has
-    counted a finished range): it stops after the chunk in flight, prints the table of the
-    finished games (marked interrupted) and exits with 130.  Returns the number of games it
-    reports.  (How fast it stops is measured by no test: a loaded machine must pass; chunks
-    last about 0.25 s.)  The fast engine and the default policy are compiled and cached
-    first (the tests' ``fast_engine`` fixture)."""
+    """Ctrl-C to a long run (10^8 games per level) once it is playing (``PLAYING``): it stops
+    after the chunk in flight, prints the table of the finished games (marked interrupted) and
+    exits with 130.  Returns the number of games it reports.  (How fast it stops is measured by
+    no test: a loaded machine must pass; chunks last about 0.25 s.)  The fast engine and the
+    default policy are compiled and cached first (the tests' ``fast_engine`` fixture)."""
     run = interrupt_cli("simulate", "--level", "all", "--games", "100000000", "--threads", "2",
-                        *MODES[mode], cues=[COUNTED], cwd=tmp_path)
+                        *MODES[mode], cues=[PLAYING], cwd=tmp_path)
     out, err = run.stdout, run.stderr
     assert out.startswith("friday-lab"), out + err          # the header
     assert run.returncode == 130, out + err
@@ -160,7 +165,7 @@ def _interrupted_run(tmp_path, mode) -> int:
 
 
 @pytest.mark.parametrize("mode", ["rows", "reference"])
-def test_ctrl_c_stops_within_2_s_reports_and_writes_what_finished(tmp_path, mode, fast_engine):
+def test_ctrl_c_stops_reports_and_writes_what_finished(tmp_path, mode, fast_engine):
     """Ctrl-C (``_interrupted_run``) in rows mode, on either engine: the Parquet file holds
     exactly the games reported."""
     fast_engine("expert")
