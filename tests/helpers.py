@@ -382,8 +382,9 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
         with seen:
             seen.wait_for(lambda: all(s.ended for s in streams), deadline - time.monotonic())
         proc.wait(timeout=max(deadline - time.monotonic(), 1))
+        late = False
     except subprocess.TimeoutExpired:
-        pytest.fail(f"still running after {timeout} s:\n" + _shown(streams))
+        late = True
     finally:
         with contextlib.suppress(ProcessLookupError):   # what is left of the group, if any
             os.killpg(proc.pid, signal.SIGKILL)
@@ -393,6 +394,8 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
         os.close(master)
         proc.stdin.close()
         proc.stdout.close()
+    if late:
+        pytest.fail(f"still running after {timeout} s:\n" + _shown(streams))
     return subprocess.CompletedProcess(proc.args, proc.returncode, streams[0].text(),
                                        streams[1].text())
 
