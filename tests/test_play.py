@@ -1,14 +1,14 @@
 """friday play: a whole game driven by standard input; wrong entries, hints, quitting."""
 from typer.testing import CliRunner
 
-from helpers import interrupt_cli
-
 from policies import load_policy
 from sim.actions import action_id, action_name
 from sim import observation as O
 from sim.cli import app
 from sim.play.terminal import menu_order
 from sim.reference import Game
+
+from helpers import interrupt_cli
 
 runner = CliRunner()
 LEVEL, SEED, GAME = 2, 7, 3
