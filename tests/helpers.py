@@ -13,10 +13,25 @@ Card ids (sim.cards): 0-4 distracted(-1), 5-12 weak(0), 13-15 focused(+1), 16 ge
 17 eating(0, life_plus2); aging 18 distracted(-1), 19-20 stupid(-2), 21 very stupid(-3),
 22 hungry(life-1), 23-24 scared(highest_zero), 25 very tired(stop), 26 moronic(-4),
 27 suicidal(-5), 28 very hungry(life-2); hazards 29-58; pirates 59-68.
+
+The command as a user runs it, in a fresh process: ``run_cli`` (``run_python`` for a script or
+``-c`` code), and Ctrl-C sent as a terminal sends it, once the command shows that its long work
+has begun: ``interrupt_cli``.
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 import sim.cards as C
 import sim.observation as O
@@ -301,3 +316,154 @@ class AutoPolicy:
             if preferred in legal:
                 return preferred
         return legal[0]
+
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 900           # s: a command that hangs fails its test; a loaded machine still passes
+# interrupt_cli's cue that a run of games (or the gathering of a training round) has
+# finished its first range: the progress bar, on a terminal, counts it (e.g. "412/1000 games")
+COUNTED = r"(?<![\d,])[1-9][\d,]*/[\d,]+ games"
+
+
+def fresh_env(env=None) -> dict:
+    """This process's environment, this checkout first on PYTHONPATH, then ``env``'s entries
+    (a value None removes the variable)."""
+    out = dict(os.environ)
+    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), out.get("PYTHONPATH")]))
+    for name, value in (env or {}).items():
+        if value is None:
+            out.pop(name, None)
+        else:
+            out[name] = str(value)
+    return out
+
+
+def run_python(*args, cwd=None, env=None, input="", timeout=TIMEOUT) -> subprocess.CompletedProcess:
+    """``python *args`` (a script, ``-c`` code, ``-m`` module) in a fresh process of this
+    interpreter, with this checkout on PYTHONPATH (``fresh_env(env)``), standard input
+    ``input``: returncode, stdout and stderr as text.  A process still running after
+    ``timeout`` s is killed and the test fails, showing what it printed."""
+    argv = [sys.executable, *map(str, args)]
+    try:
+        return subprocess.run(argv, cwd=cwd, env=fresh_env(env), input=input, text=True,
+                              capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{argv} still ran after {timeout} s:\n{_text(exc.stdout)}{_text(exc.stderr)}")
+
+
+def run_cli(*args, **kw) -> subprocess.CompletedProcess:
+    """The friday command, ``python -m sim.cli *args``, in a fresh process (``run_python``)."""
+    return run_python("-m", "sim.cli", *args, **kw)
+
+
+def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subprocess.CompletedProcess:
+    """Ctrl-C as a terminal sends it, to the friday command in a fresh process (``run_cli``)
+    with its standard error on a pseudo-terminal (it draws what a user sees, the progress bar
+    included), standard output unbuffered, standard input open and empty: for each of ``cues``
+    (regular expressions) in turn, once the command has printed a match (on standard output or
+    error), SIGINT to the command's whole process group.  Returns the finished process's
+    returncode, stdout and stderr (all of it, as shown: ``\\n`` line ends, no colours).  The
+    command ending before a cue, or running after ``timeout`` s, fails the test with its
+    output (no time is asserted: a loaded machine passes)."""
+    import pty                          # POSIX only: imported by the tests that interrupt
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=cwd,
+                            env=fresh_env({"PYTHONUNBUFFERED": "1", **(env or {})}),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave,
+                            start_new_session=True)
+    os.close(slave)
+    seen = threading.Condition()
+    streams = [_Stream(proc.stdout.fileno(), seen), _Stream(master, seen)]
+    deadline = time.monotonic() + timeout
+    try:
+        for cue in cues:
+            _wait_for(cue, streams, seen, deadline, proc)
+            os.killpg(proc.pid, signal.SIGINT)
+        with seen:
+            seen.wait_for(lambda: all(s.ended for s in streams), deadline - time.monotonic())
+        proc.wait(timeout=max(deadline - time.monotonic(), 1))
+        late = False
+    except subprocess.TimeoutExpired:
+        late = True
+    finally:
+        group_left = _group_alive(proc.pid)
+        with contextlib.suppress(ProcessLookupError):   # what is left of the group, if any
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        for s in streams:
+            s.thread.join()
+        os.close(master)
+        proc.stdin.close()
+        proc.stdout.close()
+    if late:
+        pytest.fail(f"still running after {timeout} s:\n" + _shown(streams))
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, streams[0].text(),
+                                       streams[1].text())
+    done.group_left = group_left        # a process of its group outlived the command
+    return done
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` other than its leader (not yet reaped) is alive."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    import glob
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z" and int(Path(stat).parent.name) != pgid:
+            return True
+    return False
+
+
+class _Stream:
+    """What a process writes on one file descriptor, read by a thread to its end (a pipe's
+    end of file, or a pseudo-terminal's EIO once no process holds it)."""
+
+    def __init__(self, fd, seen: threading.Condition):
+        self.data, self.ended, self.seen = bytearray(), False, seen
+        self.thread = threading.Thread(target=self._read, args=(fd,), daemon=True)
+        self.thread.start()
+
+    def _read(self, fd):
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            with self.seen:
+                self.data += chunk
+                self.ended = not chunk
+                self.seen.notify_all()
+            if not chunk:
+                return
+
+    def text(self) -> str:
+        """The text shown, without the terminal's control sequences (colours, cursor moves)."""
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", self.data.decode(errors="replace")
+                      .replace("\r\n", "\n"))
+
+
+def _wait_for(cue: str, streams, seen, deadline, proc):
+    """Until one of ``streams`` shows ``cue``; the test fails if the process ends before."""
+    def shown():
+        return any(re.search(cue, s.text()) for s in streams) or all(s.ended for s in streams)
+    with seen:
+        seen.wait_for(shown, max(deadline - time.monotonic(), 0))
+    if not any(re.search(cue, s.text()) for s in streams):
+        if proc.poll() is None and not all(s.ended for s in streams):
+            raise subprocess.TimeoutExpired(proc.args, 0)
+        pytest.fail(f"the command ended before its cue {cue!r}:\n" + _shown(streams))
+
+
+def _shown(streams) -> str:
+    return "\n".join(f"--- {name}:\n{s.text()[-5000:]}" for name, s in zip(("stdout", "stderr"),
+                                                                           streams))
+
+
+def _text(data) -> str:
+    return data.decode(errors="replace") if isinstance(data, bytes) else data or ""

@@ -2,9 +2,11 @@
 code 2 (no usage dump, no traceback): two of them in fresh processes as a user runs them, the
 others run as ``__main__`` in this process (runpy), with the same checks."""
 import runpy
-import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from helpers import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted((ROOT / "benchmarks").glob("*.py"))
@@ -27,15 +29,16 @@ def _run_here(script, args, monkeypatch, capsys) -> tuple[int, str, str]:
 
 def test_a_mistyped_option_gets_one_error_line(tmp_path, monkeypatch, capsys):
     assert len(SCRIPTS) >= 9 and {p.name for p in SCRIPTS} >= set(FRESH)
-    runs = {p.name: subprocess.Popen([sys.executable, str(p), "--gmaes", "10"], cwd=tmp_path,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for p in SCRIPTS if p.name in FRESH}          # at once
+    pool = ThreadPoolExecutor(len(FRESH))                   # the fresh processes at once
+    runs = {p.name: pool.submit(run_python, p, "--gmaes", "10", cwd=tmp_path, timeout=300)
+            for p in SCRIPTS if p.name in FRESH}
     monkeypatch.chdir(tmp_path)
     results = {p.name: _run_here(p, ["--gmaes", "10"], monkeypatch, capsys)
                for p in SCRIPTS if p.name not in FRESH}
-    for name, proc in runs.items():
-        out, err = proc.communicate(timeout=300)
-        results[name] = proc.returncode, out, err
+    for name, run in runs.items():
+        done = run.result()
+        results[name] = done.returncode, done.stdout, done.stderr
+    pool.shutdown()
     assert len(results) == len(SCRIPTS)
     for name, (code, out, err) in results.items():
         lines = err.strip().splitlines()
@@ -46,8 +49,7 @@ def test_a_mistyped_option_gets_one_error_line(tmp_path, monkeypatch, capsys):
 
 
 def _run(args, cwd):
-    run = subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True,
-                         text=True, timeout=900)
+    run = run_python(*args, cwd=cwd)
     assert run.returncode == 0, run.stderr
     return run
 
@@ -63,8 +65,8 @@ def test_levels_experiment_writes_its_table_and_finding(tmp_path, fast_engine):
             if line.startswith("| ") and not line.startswith("| variant")]
     assert len(rows) == 4 and "0.00% | " in rows[1] and text.count("With the rules as printed, level 3 is ") == 1
     assert "--games 400 --policies expert" in text
-    again = subprocess.run([sys.executable, ROOT / "benchmarks" / "levels.py", "--games", "400",
-                            "--out", out], capture_output=True, text=True, timeout=300)
+    again = run_python(ROOT / "benchmarks" / "levels.py", "--games", "400", "--out", out,
+                       timeout=300)
     assert again.returncode == 2 and again.stderr.startswith("error:") and "exists" in again.stderr
 
 

@@ -1,16 +1,13 @@
 """The friday command as a user runs it, in fresh processes: every bad input is one `error:`
-line and exit code 2 (no traceback, no file left behind), and Ctrl-C stops a long run within
-2 s, reports what finished, exits with 130 and leaves a valid Parquet file."""
+line and exit code 2 (no traceback, no file left behind), and Ctrl-C (sent as a terminal sends
+it, once the run is playing: helpers.interrupt_cli) stops a long run after the chunk in flight,
+reports what finished, exits with 130 and leaves a valid Parquet file."""
 import json
-import os
-import signal
-import subprocess
-import sys
-import threading
-import time
 
 import pandas as pd
 import pytest
+
+from helpers import interrupt_cli, run_cli
 
 BAD_POLICY = """from numba import njit
 
@@ -83,11 +80,6 @@ USAGE_ERRORS = [
 ]
 
 
-def friday(args, cwd, **kw):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=900, **kw)
-
-
 def user_folder(path):
     """A user's working folder with the files the bad inputs name."""
     (path / "a_folder").mkdir()
@@ -102,7 +94,7 @@ def user_folder(path):
 @pytest.mark.parametrize("args, message", USAGE_ERRORS,
                          ids=[" ".join(a) for a, _ in USAGE_ERRORS])
 def test_a_mistyped_command_option_or_value_is_one_error_line(tmp_path, args, message):
-    result = friday(args, tmp_path)
+    result = run_cli(*args, cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith("error: ") and message in result.stderr
@@ -123,7 +115,10 @@ assert FRESH <= {" ".join(a) for a, _ in BAD_INPUTS}
 def test_bad_input_is_one_error_line_exit_2_and_leaves_nothing(tmp_path, args, message,
                                                                friday_here):
     before = user_folder(tmp_path)
-    result = (friday if " ".join(args) in FRESH else friday_here)(args, tmp_path)
+    if " ".join(args) in FRESH:
+        result = run_cli(*args, cwd=tmp_path)
+    else:
+        result = friday_here(args, tmp_path)
     output = result.stdout + result.stderr
     assert result.returncode == 2, output
     errors = [line for line in output.splitlines() if line.startswith("error:")]
@@ -142,29 +137,22 @@ MODES = {
 }
 
 
+# interrupt_cli's cue that a run is playing: its progress bar has counted three games or more
+# (the first three rows of the file are checked; the reference engine's first range is smaller)
+PLAYING = r"(?<![\d,])([3-9]|[1-9][\d,]+)/[\d,]+ games"
+
+
 def _interrupted_run(tmp_path, mode) -> int:
-    """SIGINT a long run (10^8 games per level) once it is playing: it stops after the
-    chunk in flight, prints the table of the finished games (marked interrupted) and exits
-    with 130.  Returns the number of games it reports.  (How fast it stops is measured by no
-    test: a loaded machine must pass; chunks last about 0.25 s.)  The fast engine and the
+    """Ctrl-C to a long run (10^8 games per level) once it is playing (``PLAYING``): it stops
+    after the chunk in flight, prints the table of the finished games (marked interrupted) and
+    exits with 130.  Returns the number of games it reports.  (How fast it stops is measured by
+    no test: a loaded machine must pass; chunks last about 0.25 s.)  The fast engine and the
     default policy are compiled and cached first (the tests' ``fast_engine`` fixture)."""
-    args = [sys.executable, "-m", "sim.cli", "simulate", "--level", "all", "--games",
-            "100000000", "--threads", "2", *MODES[mode]]
-    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    watchdog = threading.Timer(900, proc.kill)
-    watchdog.start()
-    try:
-        first = proc.stdout.readline()              # the header, then the cache loads
-        assert first.startswith("friday-lab"), first + proc.stderr.read()
-        time.sleep(5)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, out + err
+    run = interrupt_cli("simulate", "--level", "all", "--games", "100000000", "--threads", "2",
+                        *MODES[mode], cues=[PLAYING], cwd=tmp_path)
+    out, err = run.stdout, run.stderr
+    assert out.startswith("friday-lab"), out + err          # the header
+    assert run.returncode == 130, out + err
     assert "[INTERRUPTED: partial results]" in out and "Traceback" not in out + err
     played = int(out.split(" games in ")[0].split()[-1].replace(",", ""))
     assert played > 0 and f"interrupted after {played:,} games" in err
@@ -177,7 +165,7 @@ def _interrupted_run(tmp_path, mode) -> int:
 
 
 @pytest.mark.parametrize("mode", ["rows", "reference"])
-def test_ctrl_c_stops_within_2_s_reports_and_writes_what_finished(tmp_path, mode, fast_engine):
+def test_ctrl_c_stops_reports_and_writes_what_finished(tmp_path, mode, fast_engine):
     """Ctrl-C (``_interrupted_run``) in rows mode, on either engine: the Parquet file holds
     exactly the games reported."""
     fast_engine("expert")
@@ -209,32 +197,17 @@ def late(obs, legal, n_legal, params, rng):
 def test_ctrl_c_stops_a_policy_that_never_returns(tmp_path, fast_engine):
     """A policy looping forever in jitted code (policies.guard.interruptible): the first
     Ctrl-C, once level 2 loops (the policy's cue on standard output), asks to stop after the
-    chunk in flight, which never ends; the second one stops at once, and what finished (level
-    1) is reported and written, exit code 130."""
+    chunk in flight, which never ends; the second one, once the command says so ("Ctrl-C
+    again to abort"), stops at once, and what finished (level 1) is reported and written,
+    exit code 130.  (Before the fix the command never returned: interrupt_cli's time-out.)"""
     fast_engine("expert")
     (tmp_path / "late.py").write_text(LOOPING_POLICY)
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "simulate", "--policy",
-                             "late.py:late", "--level", "1,2", "--games", "300", "--out",
-                             "games.parquet"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))   # the cue at once
-    watchdog = threading.Timer(900, proc.kill)
-    watchdog.start()
-    try:
-        assert proc.stdout.readline().startswith("friday-lab")      # the header
-        lines = []              # the cue, once from each thread: two may share a line
-        while (line := proc.stdout.readline()) and "looping" not in line:
-            lines.append(line)
-        assert "looping" in line, "".join(lines) + proc.stderr.read()
-        proc.send_signal(signal.SIGINT)
-        time.sleep(1)                   # two signals at once would be handled as one
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)        # before the fix: never returned
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, out + err
+    run = interrupt_cli("simulate", "--policy", "late.py:late", "--level", "1,2", "--games",
+                        "300", "--out", "games.parquet", cues=["looping", "Ctrl-C again"],
+                        cwd=tmp_path)
+    out, err = run.stdout, run.stderr
+    assert out.startswith("friday-lab"), out + err          # the header
+    assert run.returncode == 130, out + err
     assert "Traceback" not in out + err
     assert "interrupted after 300 games" in err and "[INTERRUPTED: partial results]" in out
     assert len(pd.read_parquet(tmp_path / "games.parquet")) == 300

@@ -4,8 +4,6 @@ in the middle; bad --cluster input is one clear error."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -20,6 +18,8 @@ from sim.lab import cluster as K                      # noqa: E402
 from sim.lab.run import Chunk, Setup                  # noqa: E402
 from sim.lab.ship import policy_from_wire, policy_wire, to_wire    # noqa: E402
 from sim.rules import Options, RuleError              # noqa: E402
+
+from helpers import run_cli                            # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -186,10 +186,8 @@ def test_malformed_addresses(address, message):
 def test_unreachable_scheduler_is_a_clear_error():
     """No scheduler at the address: one error line, exit 2 (after CONNECT_TIMEOUT_S; how long
     that takes is asserted by no test, so that a loaded machine passes)."""
-    env = dict(os.environ, FRIDAY_KEEP_NUMBA_CACHE="1")
-    out = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "--games", "10",
-                          "--cluster", "tcp://127.0.0.1:9"], capture_output=True, text=True,
-                         env=env, timeout=300)
+    out = run_cli("simulate", "--games", "10", "--cluster", "tcp://127.0.0.1:9",
+                  env={"FRIDAY_KEEP_NUMBA_CACHE": "1"}, timeout=300)
     assert out.returncode == 2, out.stderr
     lines = [x for x in out.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: --cluster tcp://127.0.0.1:9"), lines
@@ -235,11 +233,9 @@ def test_cli_simulate_on_a_local_cluster_matches_in_process(tmp_path, dask2, fri
     tcp://..., sim.cli.main in this process), each against the command in this process; no
     warning when port 8787 is taken (the local cluster starts no dashboard there)."""
     args = ["simulate", "--quiet", "--policy", "cull-green", "--level", "1,3", "--games", "900"]
-    env = dict(os.environ, FRIDAY_KEEP_NUMBA_CACHE="1")
     with _port_8787_taken():
-        out = subprocess.run([sys.executable, "-m", "sim.cli", *args, "--out",
-                              str(tmp_path / "dask.parquet"), "--cluster", "local:2", "--chunk",
-                              "250"], capture_output=True, text=True, env=env, timeout=300)
+        out = run_cli(*args, "--out", tmp_path / "dask.parquet", "--cluster", "local:2",
+                      "--chunk", "250", env={"FRIDAY_KEEP_NUMBA_CACHE": "1"}, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stderr == "", out.stderr          # no "Port 8787 is already in use"
 

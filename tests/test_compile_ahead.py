@@ -1,7 +1,6 @@
 """The cold compile on two cores (sim.fast.compile_ahead) and the cache lock it needs
 (sim.fast.numba_wall.lock_cache_files)."""
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -16,6 +15,8 @@ from policies import load_policy
 from sim.fast import compile_ahead as CA
 from sim.fast import play_fast, run_batch
 from sim.fast.numba_wall import cache_lock_installed
+
+from helpers import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 no_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled")
@@ -124,10 +125,9 @@ def test_a_cold_compile_with_the_helper_plays_the_same_games():
     process compiles none of them), and the games are those of the warm engine."""
     want = run_batch(4, 1, 0, 50, load_policy("expert"))["score"].tolist()
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, PYTHONPATH=str(ROOT))
-        env.pop("FRIDAY_COMPILE_AHEAD", None)
-        out = subprocess.run([sys.executable, "-c", _COLD], cwd=ROOT, env=env,
-                             capture_output=True, text=True, check=True, timeout=900)
+        out = run_python("-c", _COLD, cwd=ROOT, timeout=900,
+                         env={"NUMBA_CACHE_DIR": tmp, "FRIDAY_COMPILE_AHEAD": None})
+        assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.splitlines()[-1])
     assert got["score"] == want
     theirs = {fn.py_func.__qualname__ for fn, _ in CA.THEIRS}

@@ -4,11 +4,11 @@ tests/test_cli_process.py holds `simulate`'s own cases and Ctrl-C; this module t
 commands, the output paths of each, and policy files that cannot be a policy.  One case of
 each command and of each kind of policy file runs in a fresh process (FRESH); the others run
 the same entry point, sim.cli.main, in this process (conftest's friday_here)."""
-import subprocess
-import sys
 import textwrap
 
 import pytest
+
+from helpers import run_cli
 
 POLICIES = textwrap.dedent("""
     from numba import njit
@@ -193,8 +193,7 @@ def test_bad_input_or_output_is_one_error_line_before_any_game(tmp_path, args, m
     before = _files(tmp_path)
     quiet = ["--quiet"] if args[0] in ("simulate", "compare", "report", "balance") else []
     if " ".join(args) in FRESH:
-        out = subprocess.run([sys.executable, "-m", "sim.cli", *args, *quiet], cwd=tmp_path,
-                             capture_output=True, text=True, timeout=600, input="")
+        out = run_cli(*args, *quiet, cwd=tmp_path)
     else:
         out = friday_here([*args, *quiet], tmp_path)
     assert out.returncode == 2, out.stdout + out.stderr

@@ -12,6 +12,8 @@ from sim.fast.layout import POLICY_SIG
 from sim.reference import play_game
 from sim.rules import RuleError
 
+from helpers import ROOT, run_python
+
 
 def _policy():
     from policies import builtin_policies
@@ -105,10 +107,6 @@ def test_fast_engine_runs_as_plain_python_without_jit():
     compiler") the fast engine is plain Python and plays the same games: traces equal the
     reference's, rows equal the JIT's."""
     import json
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
     code = (
         "import json, warnings; warnings.simplefilter('ignore')\n"
         "from policies import load_policy\n"
@@ -121,9 +119,8 @@ def test_fast_engine_runs_as_plain_python_without_jit():
         "    ok.append(play_fast(level, 3, 1, p)['trace'] == g.trace)\n"
         "print(json.dumps({'ok': ok, 'score': run_batch(3, 5, 0, 4, load_policy('expert'))"
         "['score'].tolist()}))\n")
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parent.parent, timeout=600, check=True)
+    out = run_python("-c", code, cwd=ROOT, env={"NUMBA_DISABLE_JIT": "1"})
+    assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout.strip().splitlines()[-1])
     assert res["ok"] == [True, True]
     assert res["score"] == run_batch(3, 5, 0, 4, load_policy("expert"))["score"].tolist()

@@ -12,6 +12,8 @@ from numba.core.errors import NumbaError
 
 from sim.fast import numba_wall as W
 
+from helpers import run_python
+
 ROOT = Path(__file__).resolve().parent.parent
 FAST = ROOT / "sim" / "fast"
 no_jit = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled")
@@ -32,11 +34,8 @@ def test_an_untested_numba_is_a_clear_error(version):
 
 
 def test_importing_sim_with_an_untested_numba_fails_at_once():
-    import subprocess
-    import sys
     code = "import numba; numba.__version__ = '0.70.0'; import sim"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    out = run_python("-c", code, cwd=ROOT, timeout=120)
     assert out.returncode != 0
     assert "ImportError: friday-lab needs numba>=0.68,<0.69" in out.stderr
     assert "not numba 0.70.0" in out.stderr

@@ -2,9 +2,6 @@
 other, twice, their ``ask`` cached on disk (as the project's policies are): each plays its own
 games (its cache entry is its own, sim.fast.numba_wall.cache_name)."""
 import json
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -14,6 +11,8 @@ import pytest
 from policies import load_policy
 from sim.fast import run_batch
 from sim.fast.numba_wall import cache_dirs, cache_name
+
+from helpers import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST = "def decide(obs, legal, n_legal, params, rng):\n    return legal[0]\n"
@@ -32,9 +31,7 @@ PLAY = textwrap.dedent("""
 
 
 def _play(spec: str) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", PLAY, spec], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=600)
+    out = run_python("-c", PLAY, spec, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.splitlines()[-1])
 

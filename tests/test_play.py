@@ -1,7 +1,4 @@
 """friday play: a whole game driven by standard input; wrong entries, hints, quitting."""
-import subprocess
-import sys
-
 from typer.testing import CliRunner
 
 from policies import load_policy
@@ -10,6 +7,8 @@ from sim import observation as O
 from sim.cli import app
 from sim.play.terminal import menu_order
 from sim.reference import Game
+
+from helpers import interrupt_cli
 
 runner = CliRunner()
 LEVEL, SEED, GAME = 2, 7, 3
@@ -102,19 +101,10 @@ def test_bad_arguments_are_one_error_line():
 
 
 def test_ctrl_c_during_play_exits_130_without_a_traceback():
-    """A real process, interrupted while it waits for the player."""
-    import signal
-    import time
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "play", "--level", "1", "--seed", "1"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.time() + 120
-    line = ""
-    while "Your choice" not in line and time.time() < deadline:
-        line = proc.stdout.readline()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, (out, err)
+    """A real process, interrupted while it waits for the player (its prompt shown)."""
+    run = interrupt_cli("play", "--level", "1", "--seed", "1", cues=["Your choice"])
+    out, err = run.stdout, run.stderr
+    assert run.returncode == 130, (out, err)
     assert "Interrupted (Ctrl-C)" in out and "Traceback" not in err
 
 

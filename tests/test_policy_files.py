@@ -1,7 +1,6 @@
 """Policy files always load: fresh processes, twice, after an edit, from another folder, from
 Python then the CLI, two files with the same function name, a helper module beside the file;
 a file that does not compile or returns a non-action is one clear error line."""
-import subprocess
 import sys
 import textwrap
 
@@ -11,6 +10,8 @@ from typer.testing import CliRunner
 from policies import load_policy
 from sim.cli import app
 from sim.rules import RuleError
+
+from helpers import run_cli, run_python
 
 HELPER = textwrap.dedent("""
     from numba import njit
@@ -45,13 +46,6 @@ V2 = textwrap.dedent("""
 """)
 
 
-def friday(*args, cwd):
-    """The CLI in a fresh process (as a user runs it)."""
-    return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()",
-                           *map(str, args)], cwd=cwd, capture_output=True, text=True,
-                          timeout=600)
-
-
 def summary(output: str) -> list[str]:
     """The summary table of `friday simulate` (the timing line left out)."""
     return [ln for ln in output.splitlines() if ("%" in ln and "[" in ln) or "win rate" in ln]
@@ -70,13 +64,13 @@ def folders(tmp_path):
 def test_cli_twice_in_fresh_processes_then_after_an_edit(folders):
     pol, elsewhere = folders
     args = ("simulate", "--policy", "../pol/mine.py:brave", "--level", 1, "--games", 300)
-    first, second = friday(*args, cwd=elsewhere), friday(*args, cwd=elsewhere)
+    first, second = run_cli(*args, cwd=elsewhere), run_cli(*args, cwd=elsewhere)
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr
     assert summary(first.stdout) == summary(second.stdout) and len(summary(first.stdout)) == 2
     assert "pol/mine.py:brave" in first.stdout and "sha256" in first.stdout
     (pol / "mine.py").write_text(V2)          # edited: the next run plays the new code
-    third = friday(*args, cwd=elsewhere)
+    third = run_cli(*args, cwd=elsewhere)
     assert third.returncode == 0, third.stderr
     assert summary(third.stdout) != summary(first.stdout)
     from sim.lab import simulate
@@ -97,12 +91,11 @@ def test_python_api_then_cli_in_fresh_processes(folders):
         assert (a["score"] == b["score"]).all()
         print(b.attrs["file"], b.attrs["sha256"], a["score"].sum())
     """)
-    api = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, capture_output=True,
-                         text=True, timeout=600)
+    api = run_python("-c", code, cwd=elsewhere)
     assert api.returncode == 0, api.stderr
     assert str(pol / "mine.py") in api.stdout
-    cli = friday("simulate", "--policy", "../pol/mine.py:brave", "--level", 1, "--games", 300,
-                 cwd=elsewhere)
+    cli = run_cli("simulate", "--policy", "../pol/mine.py:brave", "--level", 1, "--games", 300,
+                  cwd=elsewhere)
     assert cli.returncode == 0, cli.stderr
 
 

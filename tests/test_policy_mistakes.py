@@ -8,14 +8,12 @@ no integer) are tests/test_every_command.py's; an illegal action is tests/test_c
 The cases run in this process (conftest's friday_here) but one of each kind, which runs as a
 user runs it, in a fresh process; a policy that never returns only ever runs in a fresh one
 (its thread cannot be stopped: it would spin in this process until the session ends)."""
-import os
 import re
-import signal
-import subprocess
-import sys
 import textwrap
 
 import pytest
+
+from helpers import interrupt_cli, run_cli
 
 MISTAKES = textwrap.dedent("""
     from numba import njit
@@ -76,12 +74,6 @@ def _one_error_line(out, pattern):
     assert "Traceback" not in output
 
 
-def _fresh(args, cwd, input="", **env):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd, input=input,
-                          capture_output=True, text=True, timeout=600,
-                          env=dict(os.environ, **env))
-
-
 @pytest.mark.parametrize("command, func, pattern", CASES,
                          ids=[f"{c}-{f}" for c, f, _ in CASES])
 def test_a_mistake_while_playing_is_one_error_line_naming_the_decision(
@@ -90,7 +82,7 @@ def test_a_mistake_while_playing_is_one_error_line_naming_the_decision(
     (tmp_path / "mine.py").write_text(MISTAKES)
     args, stdin = _args(command, func), PLAY_INPUT if command == "play" else ""
     if (command, func) in FRESH:
-        out = _fresh(args, tmp_path, stdin)
+        out = run_cli(*args, cwd=tmp_path, input=stdin)
     else:
         out = friday_here(args, tmp_path, input=stdin)
     assert out.returncode == 2, out.stdout + out.stderr
@@ -138,11 +130,12 @@ def test_a_decision_that_never_returns_stops_at_the_time_limit(tmp_path, command
     """FRIDAY_DECISION_SECONDS=1: the reference engine's run, the fast engine's single game
     (replay: no decision finished within the limit) and play's hint, each one error line,
     and the process ends although the policy's thread still spins (a hang would meet
-    ``_fresh``'s timeout; no wall-clock time is asserted: a loaded machine must pass)."""
+    ``run_cli``'s timeout; no wall-clock time is asserted: a loaded machine must pass)."""
     fast_engine("expert")
     (tmp_path / "mine.py").write_text(MISTAKES)
-    out = _fresh(_args(command, "forever"), tmp_path, PLAY_INPUT if command == "play" else "",
-                 FRIDAY_DECISION_SECONDS="1")
+    out = run_cli(*_args(command, "forever"), cwd=tmp_path,
+                  input=PLAY_INPUT if command == "play" else "",
+                  env={"FRIDAY_DECISION_SECONDS": "1"})
     assert out.returncode == 2, out.stdout + out.stderr
     _one_error_line(out, r"policy 'mine.py:forever' \(\S*mine.py, function forever\) " + LIMIT
                     + r": an endless loop\? \(the limit of a decision: FRIDAY_DECISION_SECONDS")
@@ -158,21 +151,9 @@ def test_ctrl_c_stops_a_decision_that_never_returns(tmp_path, fast_engine):
             print("looping")                  # the test's cue: the loop has begun
             return forever(obs, legal, n_legal, params, rng)
     """))
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *REPLAY, "--policy",
-                             "mine.py:loud"], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    try:
-        lines = []
-        while (line := proc.stdout.readline()) and "looping" not in line:
-            lines.append(line)
-        assert "looping" in line, "".join(lines) + proc.stderr.read()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, out + err
+    run = interrupt_cli(*REPLAY, "--policy", "mine.py:loud", cues=["looping"], cwd=tmp_path)
+    out, err = run.stdout, run.stderr
+    assert run.returncode == 130, out + err
     assert "Traceback" not in out + err and "aborted" in err
 
 

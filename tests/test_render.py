@@ -17,6 +17,8 @@ from sim.play.render import _Log, render_rich, render_text, score_items
 from sim.rules import Options
 from sim.trace import header
 
+from helpers import fresh_env, run_cli
+
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden" / "replay_level2_seed7_game3.txt"
 GOLDEN_ARGS = ["replay", "--level", "2", "--seed", "7", "--game", "3", "--policy", "expert"]
@@ -177,10 +179,9 @@ def test_a_scripted_replay_that_runs_out_prints_the_game_so_far_then_the_error(t
     deal.write_text(json.dumps({"hazard_stack": list(range(29, 59))}))
     actions = tmp_path / "moves.txt"
     actions.write_text("fight:29\ndraw\n")
-    base = [sys.executable, "-m", "sim.cli", "replay", "--level", "1", "--seed", "1", "--deal",
-            str(deal), "--actions", str(actions)]
+    base = ["replay", "--level", "1", "--seed", "1", "--deal", deal, "--actions", actions]
     for fmt, expect in (("text", "free card: weak (0)"), ("jsonl", '"e":"draw"')):
-        run = subprocess.run(base + ["--format", fmt], capture_output=True, text=True, timeout=300)
+        run = run_cli(*base, "--format", fmt, timeout=300)
         assert run.returncode == 2
         assert expect in run.stdout and "error:" not in run.stdout
         assert run.stderr.startswith("error: ") and "ran out after 2 actions" in run.stderr
@@ -191,8 +192,7 @@ def test_colour_on_a_terminal_plain_in_a_pipe():
     """rich styles on a terminal (a pseudo-terminal here), none when piped."""
     args = [sys.executable, "-m", "sim.cli"] + GOLDEN_ARGS
     master, slave = pty.openpty()
-    env = dict(os.environ, TERM="xterm-256color", COLUMNS="200")
-    env.pop("NO_COLOR", None)
+    env = fresh_env({"TERM": "xterm-256color", "COLUMNS": "200", "NO_COLOR": None})
     proc = subprocess.Popen(args, stdout=slave, stderr=subprocess.PIPE, env=env)
     os.close(slave)
     chunks = []
@@ -208,7 +208,7 @@ def test_colour_on_a_terminal_plain_in_a_pipe():
     os.close(master)
     shown = b"".join(chunks).decode()
     assert proc.returncode == 0 and "\x1b[" in shown and "WINS" in shown
-    piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    piped = run_cli(*GOLDEN_ARGS, timeout=300)
     assert "\x1b[" not in piped.stdout and piped.stdout == GOLDEN.read_text(encoding="utf-8")
 
 

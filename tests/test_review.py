@@ -4,11 +4,7 @@ transcripts checked against the rules before any rollout; Ctrl-C keeps what is d
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +17,8 @@ from sim import observation as O
 from sim.actions import A_END, A_PAY, action_name
 from sim.lab import review as V
 from sim.lab.stats import wilson_interval
+
+from helpers import interrupt_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -150,17 +148,10 @@ def test_bad_input_is_one_error_line_before_any_rollout(tmp_path, friday_here, a
 def test_ctrl_c_keeps_and_writes_the_decisions_reviewed(tmp_path):
     """A fresh process: Ctrl-C once the review has started ends it after the current
     decision, with the log, the summary and the Parquet rows of what was done (exit 130)."""
-    cmd = [sys.executable, "-m", "sim.cli", "review", "--level", "4", "--seed", "3",
-           "--rollouts", "20000", "--out", "r.parquet"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    p = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    line = p.stderr.readline()
-    while line and not line.startswith("reviewing"):
-        line = p.stderr.readline()
-    p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=300)
-    assert p.returncode == 130, err
+    run = interrupt_cli("review", "--level", "4", "--seed", "3", "--rollouts", "20000",
+                        "--out", "r.parquet", cues=["(?m)^reviewing"], cwd=tmp_path)
+    out, err = run.stdout, run.stderr
+    assert run.returncode == 130, out + err
     assert "interrupted:" in err and "decisions reviewed, shown and written" in err
     rows = pd.read_parquet(tmp_path / "r.parquet")
     done = int(re.search(r"interrupted: (\d+) decisions", err)[1])

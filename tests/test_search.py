@@ -2,9 +2,6 @@
 not change when only the true hidden order changes), reproducible whatever the threads, the
 same game through the batch, play_fast (replay) and sim.Game, its decision log's schema, and
 every bad parameter as one `error:` line and exit code 2."""
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
@@ -19,6 +16,8 @@ from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
 from sim.fast.search_api import LOG_COLUMNS, decide_at, decision_log
 from sim.rules import RuleError
+
+from helpers import run_cli
 
 SMALL = "search[rollouts=6,margin=1,kinds=all]"
 runner = CliRunner()
@@ -91,8 +90,7 @@ def test_bad_search_parameters_are_one_error_line_exit_2(tmp_path, args, message
     if args[0] == "simulate":
         args = args + ["--games", "1", "--level", "1"]
     if fresh:
-        result = subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path,
-                                capture_output=True, text=True, timeout=600)
+        result = run_cli(*args, cwd=tmp_path)
     else:
         result = friday_here(args, tmp_path)
     output = result.stdout + result.stderr

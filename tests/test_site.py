@@ -11,14 +11,13 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from fenced import fenced_blocks, prepare, run_block
+from helpers import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -53,9 +52,8 @@ def site(tmp_path_factory):
                     "pip install -e '.[docs]'")
     out = tmp_path_factory.mktemp("site")
     start = time.perf_counter()
-    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
-                            str(out)], cwd=ROOT, capture_output=True, text=True,
-                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
+    build = run_python("-m", "mkdocs", "build", "--strict", "--site-dir", out, cwd=ROOT,
+                       env={"NO_MKDOCS_2_WARNING": "1"}, timeout=300)
     seconds = time.perf_counter() - start
     log = build.stdout + build.stderr
     assert build.returncode == 0, f"mkdocs build --strict failed:\n{log}"

@@ -1,8 +1,6 @@
 """The strategy API (policies.strategy): parameters by name, the observation by name, one rule
 per decision; a policy that changes one rule plays the base's games wherever that rule agrees,
 in fresh processes; its mistakes are one error line when the file loads."""
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -14,6 +12,8 @@ from sim import Game
 from sim.cli import app
 from sim.lab import simulate
 from sim.rules import RuleError
+
+from helpers import run_cli
 
 RULE_BASED = (always_fight, cull_green, expert, veteran)
 # the README's careful.py; ``floor`` 0 asks for nothing the veteran does not do already
@@ -89,10 +89,9 @@ def test_one_rule_changed_changes_only_that_decision(tmp_path):
 def test_the_readme_policy_twice_in_fresh_processes(tmp_path):
     """Compiled in each process (a closure is never cached on disk), the same games."""
     (tmp_path / "careful.py").write_text(CAREFUL)
-    args = [sys.executable, "-c", "from sim.cli import main; main()", "simulate", "--policy",
-            "careful.py:careful[floor=4]", "--level", "4", "--games", "300"]
-    runs = [subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600)
-            for _ in range(2)]
+    args = ["simulate", "--policy", "careful.py:careful[floor=4]", "--level", "4", "--games",
+            "300"]
+    runs = [run_cli(*args, cwd=tmp_path) for _ in range(2)]
     assert all(r.returncode == 0 for r in runs), runs[0].stderr
     tables = [[ln for ln in r.stdout.splitlines() if "%" in ln and "[" in ln] for r in runs]
     assert tables[0] == tables[1] and len(tables[0]) == 1

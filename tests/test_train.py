@@ -3,22 +3,14 @@ the same weights whatever the workers; more rounds continue a data folder to the
 uninterrupted run; Ctrl-C keeps the finished chunks and the same command continues; bad input
 is one error line before any game."""
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from helpers import COUNTED, interrupt_cli, run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--level", "4", "--games", "3", "--rollouts", "3", "--hidden", "4", "--seed", "5"]
-
-
-def friday(*args, cwd, **kw):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=600, **kw)
 
 
 def weights(path: Path) -> dict:
@@ -28,19 +20,19 @@ def weights(path: Path) -> dict:
 
 
 def test_same_weights_whatever_the_workers_and_rounds_continue_a_folder(tmp_path):
-    one = friday("train", "--out", "one.json", "--data", "d1", "--rounds", "2", "--workers",
-                 "1", *TINY, cwd=tmp_path)
+    one = run_cli("train", "--out", "one.json", "--data", "d1", "--rounds", "2", "--workers",
+                  "1", *TINY, cwd=tmp_path)
     assert one.returncode == 0, one.stderr
     assert "wrote one.json" in one.stdout
-    first = friday("train", "--out", "r1.json", "--data", "d2", "--rounds", "1", "--workers",
-                   "2", *TINY, cwd=tmp_path)
+    first = run_cli("train", "--out", "r1.json", "--data", "d2", "--rounds", "1", "--workers",
+                    "2", *TINY, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    more = friday("train", "--out", "two.json", "--data", "d2", "--rounds", "2", "--workers",
-                  "2", *TINY, cwd=tmp_path)
+    more = run_cli("train", "--out", "two.json", "--data", "d2", "--rounds", "2", "--workers",
+                   "2", *TINY, cwd=tmp_path)
     assert more.returncode == 0, more.stderr
     assert weights(tmp_path / "one.json") == weights(tmp_path / "two.json")
-    dask = friday("train", "--out", "dask.json", "--data", "d3", "--rounds", "2", "--cluster",
-                  "local:2", *TINY, cwd=tmp_path)
+    dask = run_cli("train", "--out", "dask.json", "--data", "d3", "--rounds", "2", "--cluster",
+                   "local:2", *TINY, cwd=tmp_path)
     assert dask.returncode == 0, dask.stderr
     assert weights(tmp_path / "one.json") == weights(tmp_path / "dask.json")
     assert weights(tmp_path / "r1.json") != weights(tmp_path / "two.json")
@@ -67,37 +59,18 @@ def test_the_records_hold_only_the_decisions_the_network_makes():
     assert np.any(obs[:, O.O_PHASE] == O.PH_HAZARD) and np.any(fight)
 
 
-def _group_gone(pgid: int) -> bool:
-    """True once no process of the group is left (polled: the kernel reaps them)."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.1)
-    return False
-
-
-@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX process groups")
 def test_ctrl_c_to_the_process_group_stops_the_workers_and_keeps_every_chunk(tmp_path):
-    """Ctrl-C as a terminal sends it (to the whole process group) during a two-worker run:
-    the workers stop at once (the command exits well within the test's limit, no process of
-    the group is left), every finished chunk is kept and readable, and the same command
-    continues to the end (the cue: the first chunk file written)."""
+    """Ctrl-C as a terminal sends it (to the whole process group) during a two-worker run,
+    once the progress bar has counted a finished chunk: exit code 130, the workers stopped
+    (no process of the group left once the command ended), every finished chunk kept and
+    readable, no weights file; the same command continues to the end."""
     import numpy as np
     args = ["train", "--out", "w.json", "--data", "d", "--rounds", "1", "--workers", "2",
             "--level", "1,2,3,4", "--games", "30", "--rollouts", "2", "--hidden", "4"]
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *args], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    deadline = time.monotonic() + 300
-    while not list((tmp_path / "d").glob("*.npz")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert _group_gone(proc.pid)
-    assert proc.returncode == 130, err
+    run = interrupt_cli(*args, cues=[COUNTED], cwd=tmp_path)
+    err = run.stderr
+    assert run.returncode == 130, run.stdout + err
+    assert not run.group_left, "a worker outlived the command"
     assert "interrupted: the finished chunks are kept" in err and "Traceback" not in err
     assert "Warning" not in err                 # nothing reported leaked by the workers
     kept = {p.name: p.read_bytes() for p in (tmp_path / "d").glob("*.npz")}
@@ -105,7 +78,7 @@ def test_ctrl_c_to_the_process_group_stops_the_workers_and_keeps_every_chunk(tmp
     for name in kept:
         with np.load(tmp_path / "d" / name) as z:
             assert len(z["game"]) > 0
-    again = friday(*args, cwd=tmp_path)
+    again = run_cli(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     after = {p.name: p.read_bytes() for p in (tmp_path / "d").glob("*.npz")}
     assert len(after) == 12 and all(after[n] == b for n, b in kept.items())
@@ -142,7 +115,7 @@ def test_a_bad_chunk_is_named_with_what_to_do(tmp_path, kind):
     (tmp_path / "d").mkdir()
     bad = tmp_path / "d" / "round0_level4_games0-2.npz"
     bad.write_bytes(content)
-    r = friday("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
+    r = run_cli("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:"), r.stderr
@@ -157,7 +130,7 @@ def test_a_bad_plan_file_is_named_with_what_to_do(tmp_path, content):
         (tmp_path / "d" / "plan.json").mkdir()
     else:
         (tmp_path / "d" / "plan.json").write_bytes(content)
-    r = friday("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
+    r = run_cli("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and "plan.json" in lines[0]
@@ -168,7 +141,7 @@ def test_a_bad_plan_file_is_named_with_what_to_do(tmp_path, content):
     ("w.json", "w.json"), ("d/w.json", "d"), ("d/sub/w.json", "d"), ("x.json", "x.json/d"),
 ])
 def test_out_and_data_overlapping_are_refused_before_any_work(tmp_path, out, data):
-    r = friday("train", "--out", out, "--data", data, *TINY, cwd=tmp_path)
+    r = run_cli("train", "--out", out, "--data", data, *TINY, cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and "overlap" in lines[0]
@@ -178,7 +151,7 @@ def test_out_and_data_overlapping_are_refused_before_any_work(tmp_path, out, dat
 def test_a_small_run_says_what_it_cannot_measure_and_writes_strict_json(tmp_path):
     """5 games of level 1: no game is held out (every tenth is): the accuracy figures are
     null in the record, the command says so, no NaN and no warning anywhere."""
-    r = friday("train", "--out", "w.json", "--data", "d", "--level", "1", "--games", "5",
+    r = run_cli("train", "--out", "w.json", "--data", "d", "--level", "1", "--games", "5",
                "--rounds", "1", "--rollouts", "2", "--hidden", "4", "--workers", "1",
                cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -207,7 +180,7 @@ def test_bad_input_is_one_error_line_before_any_game(tmp_path, extra, message):
             args[args.index(extra[i]) + 1] = extra[i + 1]
         else:
             args += extra[i:i + 2]
-    r = friday(*args, cwd=tmp_path)
+    r = run_cli(*args, cwd=tmp_path)
     assert r.returncode == 2
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
@@ -217,6 +190,6 @@ def test_bad_input_is_one_error_line_before_any_game(tmp_path, extra, message):
 def test_a_data_folder_of_another_plan_is_refused(tmp_path):
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "plan.json").write_text(json.dumps({"seed": 1}))
-    r = friday("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
+    r = run_cli("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
     assert r.returncode == 2 and "another training plan" in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1

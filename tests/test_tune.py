@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import signal
 import sqlite3
-import subprocess
-import sys
-import threading
 
 import pandas as pd
 import pytest
+
+from helpers import interrupt_cli, run_cli
 
 optuna = pytest.importorskip("optuna")
 
@@ -119,18 +117,13 @@ def test_a_study_of_another_question_or_program_is_refused_untouched(tmp_path, f
     assert _sha(mine) == before
 
 
-def _friday(tmp_path, *args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "sim.cli", "tune", *args], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=600, **kwargs)
-
-
 def test_a_mismatched_study_is_one_error_line_exit_2_and_left_as_it_was(tmp_path, fast_engine):
     fast_engine("veteran")
     tune("veteran", RANGES, 1, 200, 1, 7, tmp_path / "s.db", threads=1)
     before = _sha(tmp_path / "s.db")
-    out = _friday(tmp_path, "veteran", *[a for r in RANGES for a in ("--param", r)],
+    out = run_cli("tune", "veteran", *[a for r in RANGES for a in ("--param", r)],
                   "--level", "2", "--games-per-trial", "200", "--trials", "2", "--seed", "7",
-                  "--study", "s.db", "--out", "out")
+                  "--study", "s.db", "--out", "out", cwd=tmp_path)
     errors = [line for line in out.stderr.splitlines() if line.startswith("error:")]
     assert out.returncode == 2 and len(errors) == 1, out.stdout + out.stderr
     assert "holds another tuning: its level: 1; this command's: 2" in errors[0]
@@ -145,7 +138,7 @@ def test_the_command_writes_the_report_figures_and_best_spec(tmp_path, fast_engi
     args = ["veteran", *[a for r in RANGES for a in ("--param", r)], "--level", "1",
             "--games-per-trial", "200", "--seed", "7", "--study", "s.db",
             "--validate-games", "500", "--threads", "1"]
-    out = _friday(tmp_path, *args, "--trials", "3", "--out", "out")
+    out = run_cli("tune", *args, "--trials", "3", "--out", "out", cwd=tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     assert [line.split(":")[0] for line in out.stdout.splitlines()
             if line.startswith("trial ")] == ["trial 0", "trial 1", "trial 2"]
@@ -158,36 +151,24 @@ def test_the_command_writes_the_report_figures_and_best_spec(tmp_path, fast_engi
     spec = (tmp_path / "out" / "best_policy.txt").read_text().strip()
     assert f"best variant: {spec}" in out.stdout and load_policy(spec).name == spec
     assert len(pd.read_csv(tmp_path / "out" / "trials.csv")) == 3
-    again = _friday(tmp_path, *args, "--trials", "4")
+    again = run_cli("tune", *args, "--trials", "4", cwd=tmp_path)
     assert again.returncode == 0 and "3 finished trials, continuing to 4" in again.stdout
     assert len(_trials(tmp_path / "s.db")) == 4
 
 
 def test_ctrl_c_keeps_every_finished_trial_and_the_rerun_equals_one_run(tmp_path,
                                                                         fast_engine):
-    """SIGINT once two trials have finished: exit code 130, the printed trials are all in
-    the study (the one in flight stored as failed); continued to one more trial, the study's
-    finished trials equal those of an uninterrupted run."""
+    """Ctrl-C once two trials have finished (the second one printed): exit code 130, the
+    printed trials are all in the study (the one in flight stored as failed); continued to
+    one more trial, the study's finished trials equal those of an uninterrupted run."""
     fast_engine("veteran")
     games, args = "20000", ["--level", "1", "--seed", "7", "--threads", "1"]
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "tune", "veteran",
-                             *[a for r in RANGES for a in ("--param", r)], *args,
-                             "--games-per-trial", games, "--trials", "50", "--study", "s.db"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    watchdog = threading.Timer(600, proc.kill)
-    watchdog.start()
-    try:
-        lines = [proc.stdout.readline() for _ in range(3)]       # the header, two trials
-        assert lines[2].startswith("trial 1:"), "".join(lines) + proc.stderr.read()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=300)
-    finally:
-        watchdog.cancel()
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130 and "Traceback" not in out + err, out + err
-    printed = [line for line in lines + out.splitlines() if line.startswith("trial ")]
+    run = interrupt_cli("tune", "veteran", *[a for r in RANGES for a in ("--param", r)], *args,
+                        "--games-per-trial", games, "--trials", "50", "--study", "s.db",
+                        cues=["(?m)^trial 1:"], cwd=tmp_path)
+    out, err = run.stdout, run.stderr
+    assert run.returncode == 130 and "Traceback" not in out + err, out + err
+    printed = [line for line in out.splitlines() if line.startswith("trial ")]
     kept = _trials(tmp_path / "s.db")
     assert len(kept) == len(printed) >= 2 and "the same command continues it" in err
     assert all(f"({wins:,} games)" in line for line, (_, _, wins) in zip(printed, kept))
