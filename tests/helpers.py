@@ -386,7 +386,7 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
     except subprocess.TimeoutExpired:
         late = True
     finally:
-        group_left = _group_alive(proc.pid)
+        group_left = not late and _group_alive(proc.pid)
         with contextlib.suppress(ProcessLookupError):   # what is left of the group, if any
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
@@ -403,8 +403,17 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
     return done
 
 
-def _group_alive(pgid: int) -> bool:
-    """Whether a process of group ``pgid`` other than its leader (not yet reaped) is alive."""
+def _group_alive(pgid: int, grace: float = 30.0) -> bool:
+    """Whether a process of group ``pgid`` other than its leader is still alive ``grace``
+    seconds after the command ended (workers being stopped take a moment to go)."""
+    deadline = time.monotonic() + grace
+    while _group_member_alive(pgid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return _group_member_alive(pgid)
+
+
+def _group_member_alive(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` other than its leader (not a zombie) is alive."""
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
