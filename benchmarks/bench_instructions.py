@@ -85,11 +85,11 @@ def main(argv=None) -> None:
     if any(level not in (1, 2, 3, 4) for level in a.levels):
         ap.error(f"--levels must be among 1 2 3 4, not {a.levels}")
     from policies import load_policy
-    from sim.rules import RuleError
+    from sim.errors import FridayError
     for name in a.policies:
         try:
             load_policy(name)
-        except RuleError as exc:
+        except FridayError as exc:
             ap.error(str(exc))
     if shutil.which("valgrind") is None:
         ap.error("valgrind is not installed (it counts the instructions)")

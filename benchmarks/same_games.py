@@ -69,11 +69,11 @@ def main(argv=None) -> int:
     if a.games < 1 or not 0 <= a.seed < 2**63:
         ap.error("--games must be positive and --seed within 0..2**63-1")
     from policies import load_policy
-    from sim.rules import RuleError
+    from sim.errors import FridayError
     for name in a.policies:
         try:
             load_policy(name)
-        except RuleError as exc:
+        except FridayError as exc:
             ap.error(str(exc))
     if subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{a.base}^{{commit}}"],
                       cwd=ROOT, capture_output=True).returncode != 0:

@@ -16,7 +16,7 @@ from sim.deal import check_deal
 from sim.fast import layout as Y
 from sim.fast.api import play_fast
 from sim.reference import play_game
-from sim.rules import RuleError
+from sim.errors import RuleError, UsageError
 
 
 def table_game(level, seed, game, policy="veteran"):
@@ -150,7 +150,7 @@ def test_table_shuffles_the_deal_alone_rules_out(orders, message):
 
 def test_one_call_of_the_fast_engine_refuses_more_than_one():
     deal, _, _ = table_game(4, 1, 0)
-    with pytest.raises(RuleError, match="played by sim.Game or the reference engine"):
+    with pytest.raises(UsageError, match="played by sim.Game or the reference engine"):
         play_fast(4, 1, 0, load_policy("veteran"), deal=deal)
 
 
@@ -215,5 +215,5 @@ def test_the_samples_transcript_gives_its_shuffles_so_any_seed_replays_it():
      "the deal both give robinson_reshuffles: give the table's shuffles in one of them"),
 ])
 def test_a_bad_shuffle_line_is_one_error(lines, deal, message):
-    with pytest.raises(RuleError, match=message):
+    with pytest.raises(UsageError, match=message):
         ScriptedPolicy(["fight:30"] + lines).deal_with_shuffles(deal)

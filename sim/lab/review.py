@@ -25,7 +25,8 @@ import pandas as pd
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name
 from ..rng import GOLDEN, MASK64, engine_stream_start, mix64
-from ..rules import STEP_NAMES, RuleError
+from ..errors import FridayError, RuleError, UsageError
+from ..rules import STEP_NAMES
 from .stats import paired_proportion_difference, wilson_interval
 
 ROLLOUT_POLICY = "veteran"
@@ -69,8 +70,8 @@ def play_through(level: int, seed: int, game: int, policy=None, deal=None, actio
                                 f"({a}) of {len(actions)}")
             try:
                 aid = action_id(a) if isinstance(a, str) else int(a)
-            except (KeyError, ValueError, RuleError):
-                raise RuleError(f"action {i + 1} ({a!r}) is not an action name") from None
+            except (KeyError, FridayError):
+                raise UsageError(f"action {i + 1} ({a!r}) is not an action name") from None
             if aid not in g.legal_actions():
                 raise RuleError(f"action {i + 1} ({a}) breaks the rules at decision {i + 1} "
                                 f"({g.phase}); legal: {', '.join(g.legal_action_names())}")
@@ -147,8 +148,8 @@ def load_rollout_policy(policy):
     from policies import load_policy
     pol = load_policy(policy) if isinstance(policy, str) else policy
     if pol.searches or "fast" not in pol.engines:
-        raise RuleError(f"the rollout policy must be a plain fast-engine policy (not "
-                        f"{pol.name}: it would take hours)")
+        raise UsageError(f"the rollout policy must be a plain fast-engine policy (not "
+                         f"{pol.name}: it would take hours)")
     return pol
 
 
@@ -308,8 +309,8 @@ class ReviewedDecision:
     def __init__(self, played: Played, rows: pd.DataFrame, decision: int):
         self.rows = rows[rows.decision == decision]
         if self.rows.empty:
-            raise RuleError(f"decision {decision} was not reviewed (one legal action, or past "
-                            "the review's end)")
+            raise UsageError(f"decision {decision} was not reviewed (one legal action, or past "
+                             "the review's end)")
         self.g = played.start.clone()
         for action in played.actions[:decision]:
             self.g.step(action)

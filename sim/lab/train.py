@@ -207,25 +207,24 @@ def check_trainer():
     try:
         import sklearn  # noqa: F401
     except ImportError:
-        from ..rules import RuleError
-        raise RuleError("friday train needs scikit-learn: pip install 'friday-lab[train]'") \
-            from None
+        from ..errors import MissingExtra
+        raise MissingExtra("train", "scikit-learn", "friday train") from None
 
 
 def check_data_folder(data: Path, plan: Plan):
-    """The data folder (created) must hold records of this plan or none (RuleError); more
+    """The data folder (created) must hold records of this plan or none (UsageError); more
     rounds continue a folder (round r's records do not depend on the rounds after it)."""
-    from ..rules import RuleError
+    from ..errors import UsageError
     from .files import check_folder, write_text
-    check_folder(data, (), True, "--data")
+    check_folder(data, (), True, "data")
     data.mkdir(parents=True, exist_ok=True)
     marker = data / "plan.json"
     mine = {k: v for k, v in asdict(plan).items() if k != "rounds"}
     if marker.exists():
         theirs = json.loads(marker.read_text())
         if theirs != json.loads(json.dumps(mine)):
-            raise RuleError(f"--data {data} holds the records of another training plan "
-                            f"({marker}): use another folder, or the same options")
+            raise UsageError(f"data {data} holds the records of another training plan "
+                             f"({marker}): use another folder, or the same options", "data")
     else:
         write_text(marker, json.dumps(mine, sort_keys=True) + "\n")
 
