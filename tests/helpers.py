@@ -296,7 +296,7 @@ class AutoPolicy:
             return self.prefix[self.position - 1]
         if phase == self.stop_at:
             raise UsageError(f"auto: the action list ran out at a {phase} decision; legal: "
-                            + ", ".join(action_name(a) for a in legal))
+                             + ", ".join(action_name(a) for a in legal))
         for preferred in ((A_SKIP,) if phase == "hazard" else (A_DRAW, A_END) if phase == "fight"
                           else (A_DONE,)):
             if preferred in legal:

@@ -16,7 +16,7 @@ from sim.deal import check_deal
 from sim.fast import layout as Y
 from sim.fast.api import play_fast
 from sim.reference import play_game
-from sim.errors import RuleError, UsageError
+from sim.errors import FridayError, RuleError, UsageError
 
 
 def table_game(level, seed, game, policy="veteran"):
@@ -143,7 +143,7 @@ def test_more_table_shuffles_than_the_game_had_is_an_error():
     ({"hazard_reshuffles": [[-1]]}, "unknown card ids [-1]"),
 ])
 def test_table_shuffles_the_deal_alone_rules_out(orders, message):
-    with pytest.raises(RuleError) as error:
+    with pytest.raises(FridayError) as error:            # RuleError; UsageError: the format
         check_deal(1, orders)
     assert message in str(error.value)
 

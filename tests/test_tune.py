@@ -51,7 +51,7 @@ def test_ranges_whole_numbers_only_for_a_whole_default_and_whole_bounds():
 
 
 @pytest.mark.parametrize("texts, message", [
-    ([], "give at least one --param"),
+    ([], "params must name at least one parameter"),
     (["nope=0:1"], "has no parameter 'nope'"),
     (["value_weight=1:0"], "inverted"), (["value_weight=1:1"], "empty"),
     (["value_weight=x:1"], "LOW 'x' is not a number"), (["value_weight=0:nan"], "finite"),

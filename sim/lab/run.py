@@ -60,7 +60,7 @@ class Plan:
                              "engine")
         if self.summary and self.engine != "fast":
             raise UsageError("summary runs on the fast engine only: drop engine='reference', "
-                             "or the summary to play the reference engine", "summary")
+                             "or drop the summary to play the reference engine", "summary")
         for s in self.setups:
             s.policy.check_engine(self.engine)
 

@@ -106,7 +106,7 @@ def parse_ranges(policy, texts) -> tuple[ParamRange, ...]:
             known = ", ".join(policy.param_names) or "none"
             raise UsageError(f"policy {policy.name!r} has no parameter {name!r} (known: {known})")
         if name in [r.name for r in out]:
-            raise UsageError(f"params name {name} twice: give each parameter one range",
+            raise UsageError(f"params {name} is given twice: give each parameter one range",
                              "params")
         lo, hi = _bound(text, "LOW", low), _bound(text, "HIGH", high)
         if not lo < hi:
