@@ -29,6 +29,7 @@ from policies import load_policy  # noqa: E402
 from policies import learned as L  # noqa: E402
 from sim.lab.files import check_file, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
 from sim.errors import FridayError  # noqa: E402
 
 
@@ -112,7 +113,7 @@ def main(argv=None):
     try:
         check_file(args.out, (".md",), args.force)
     except FridayError as e:
-        ap.error(str(e))
+        ap.error(error_line(e))
     learned = load_policy("learned")
     players = {"expert": load_policy("expert"), "veteran": load_policy("veteran"),
                "learned": learned}

@@ -30,6 +30,7 @@ from sim.lab.files import check_file, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.stats import newcombe_independent, rate_with_interval, two_proportion_p  # noqa: E402
 from sim.lab.text import interval, markdown_table, pvalue  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
 from sim.errors import FridayError, UsageError  # noqa: E402
 from sim.rules import check_seed  # noqa: E402
 
@@ -109,7 +110,7 @@ def main(argv=None):
             raise UsageError("--policies: a search player is too slow for this experiment")
         check_file(a.out, (".md",), a.force)
     except FridayError as exc:
-        ap.exit(2, f"error: {exc}\n")
+        ap.exit(2, f"error: {error_line(exc)}\n")
     cells, interrupted = {}, False
     try:
         for name, pol in zip(names, pols):

@@ -29,6 +29,7 @@ from sim.lab.files import check_file, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.stats import paired_mean_difference  # noqa: E402
 from sim.lab.text import markdown_table, pvalue  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
 from sim.errors import FridayError, UsageError  # noqa: E402
 from sim.rules import check_level, check_seed  # noqa: E402
 
@@ -96,7 +97,7 @@ def main(argv=None):
         players = [load_policy(p) for p in names]
         check_file(a.out, (".md",), a.force)
     except FridayError as exc:
-        ap.exit(2, f"error: {exc}\n")
+        ap.exit(2, f"error: {error_line(exc)}\n")
     per_game, interrupted = [], False
     try:
         for game in range(a.games):

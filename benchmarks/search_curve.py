@@ -29,6 +29,7 @@ from sim.lab import stats  # noqa: E402
 from sim.lab.files import check_file, save_figure, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.text import interval, markdown_table, pvalue  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
 from sim.errors import FridayError, UsageError  # noqa: E402
 from sim.rules import check_level, check_seed  # noqa: E402
 
@@ -100,7 +101,7 @@ def main(argv=None) -> int:
         check_file(md, (".md",), a.force)
         check_file(png, (".png",), a.force)
     except FridayError as exc:
-        ap.exit(2, f"error: {exc}\n")
+        ap.exit(2, f"error: {error_line(exc)}\n")
     a.cache.mkdir(parents=True, exist_ok=True)
     load = os.getloadavg()[0]
 

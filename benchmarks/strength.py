@@ -39,6 +39,7 @@ from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab import stats  # noqa: E402
 from sim.lab.compare import compare_paired  # noqa: E402
 from sim.lab.text import pvalue  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
 from sim.errors import FridayError, UsageError  # noqa: E402
 from sim.rules import check_seed, parse_levels  # noqa: E402
 
@@ -235,7 +236,7 @@ def main(argv=None) -> int:
         if a.out is not None and a.out.is_dir():
             raise UsageError(f"--out {a.out} is a folder: give a file name")
     except FridayError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
     a.cache.mkdir(parents=True, exist_ok=True)
     plan = {p.name: (p, a.games, a.chunk) for p in fast}
@@ -246,7 +247,7 @@ def main(argv=None) -> int:
                 raise UsageError(f"--paired {path}: no such file")
             seed_cache(path, plan, seed, slow_levels, a.cache, lambda m: print(m, file=sys.stderr))
     except FridayError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
 
     def log(msg):

@@ -212,7 +212,7 @@ DECIDE = "decide(obs, legal, n_legal, params, rng)"
 
 
 def _check_decide(where: str, py):
-    """A RuleError unless ``py`` takes the five arguments of a policy's decide."""
+    """A UsageError unless ``py`` takes the five arguments of a policy's decide."""
     try:
         signature = inspect.signature(py)
     except (TypeError, ValueError):      # no signature to read: Numba will say

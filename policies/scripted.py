@@ -77,7 +77,8 @@ class ScriptedPolicy:
         if self.position >= len(self.ids):
             legal_names = ", ".join(action_name(a) for a in legal[:n_legal])
             raise UsageError(f"{self.name}: the action list ran out after {len(self.ids)} actions "
-                             f"at a {PHASE_NAMES[int(obs[O_PHASE])]} decision; legal: {legal_names}")
+                             f"at a {PHASE_NAMES[int(obs[O_PHASE])]} decision; "
+                             f"legal: {legal_names}")
         action = self.ids[self.position]
         self.position += 1
         return action

@@ -56,7 +56,7 @@ def is_file_spec(text: str) -> bool:
 
 def parse_policy_spec(text) -> PolicySpec:
     """``'expert[cull_max_missing=0]'`` -> PolicySpec('expert', (('cull_max_missing', 0.0),)).
-    A malformed text raises RuleError naming it."""
+    A malformed text raises UsageError naming it."""
     text = str(text).strip()
     if not text:
         raise UsageError(f"empty policy name: {USAGE}")
@@ -81,8 +81,10 @@ def parse_policy_spec(text) -> PolicySpec:
             if name in TEXT_PARAMS and _TEXT.match(value):
                 params.append((name, value))
                 continue
-            raise UsageError(f"parameter {name} in {text!r} must be a number, not {value!r}") from None
+            raise UsageError(f"parameter {name} in {text!r} must be a number, "
+                             f"not {value!r}") from None
         if not math.isfinite(number):
-            raise UsageError(f"parameter {name} in {text!r} must be a finite number, not {value!r}")
+            raise UsageError(f"parameter {name} in {text!r} must be a finite number, "
+                             f"not {value!r}")
         params.append((name, number))
     return PolicySpec(base, tuple(params))

@@ -68,4 +68,5 @@ def action_id(name: str) -> int:
     if sep and family in FAMILY_BASE and card.isdigit() and int(card) < N_CARDS:
         return FAMILY_BASE[family] + int(card)
     raise UsageError(f"unknown action {name!r}: expected one of {', '.join(SIMPLE_NAMES)} "
-                     f"or FAMILY:CARD with FAMILY in {', '.join(FAMILIES)} and CARD 0..{N_CARDS - 1}")
+                     f"or FAMILY:CARD with FAMILY in {', '.join(FAMILIES)} and "
+                     f"CARD 0..{N_CARDS - 1}")

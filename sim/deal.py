@@ -85,7 +85,8 @@ def load_deal(source) -> dict:
 
 def check_deal(level: int, source) -> dict:
     """The deal ``source`` (as ``load_deal`` takes it) checked for ``level``: its stacks (top
-    first) and pirates, the keys it gives only.  RuleError with one line if it is not legal."""
+    first) and pirates, the keys it gives only.  RuleError with one line if it is not legal
+    (UsageError if it is no deal: not JSON, unknown keys, not lists of card ids)."""
     deal = load_deal(source)
     orders = check_reshuffles(level, deal)
     if set(POSITION_KEYS) & set(deal):

@@ -30,10 +30,11 @@ def fast_engine():
 def friday_here(monkeypatch):
     """The ``friday`` command run in this process, as its console script runs it
     (``sim.cli.main``: Click's usage errors, a FridayError (sim.errors) and OSError become one
-    ``error:`` line and exit code 2): ``run(args, cwd, input="")`` returns a ``subprocess.CompletedProcess``
-    (returncode, stdout, stderr) as a fresh process's ``subprocess.run`` would.  It saves each
-    call the fresh process's imports and engine load (2-3 s); the fresh-process tests keep a
-    representative case of each command and each kind of bad input in a fresh process."""
+    ``error:`` line and exit code 2): ``run(args, cwd, input="")`` returns a
+    ``subprocess.CompletedProcess`` (returncode, stdout, stderr) as a fresh process's
+    ``subprocess.run`` would.  It saves each call the fresh process's imports and engine load
+    (2-3 s); the fresh-process tests keep a representative case of each command and each kind
+    of bad input in a fresh process."""
     import subprocess
     import types
     from typer.testing import CliRunner

@@ -118,7 +118,8 @@ def test_policy_parameters_must_be_finite(value):
     """Policy.with_params (the CLI's --param and the Python API): NaN and infinities are
     refused with a UsageError naming the parameter."""
     from policies import load_policy
-    with pytest.raises(UsageError, match="cull_min_life of policy 'expert' must be a finite number"):
+    with pytest.raises(UsageError,
+                       match="cull_min_life of policy 'expert' must be a finite number"):
         load_policy("expert", {"cull_min_life": value})
     assert load_policy("expert", {"cull_min_life": "10"}).params[
         load_policy("expert").param_names.index("cull_min_life")] == 10.0

@@ -23,6 +23,8 @@ def test_the_hierarchy():
     assert issubclass(IllegalAction, RuleError) and issubclass(CardTableError, UsageError)
     assert UsageError("games must be ...", "games").argument == "games"
     assert UsageError("no level given").argument is None
+    again = pickle.loads(pickle.dumps(UsageError("games must be ...", "games")))
+    assert type(again) is UsageError and again.argument == "games"
 
 
 def test_a_rules_violation_is_a_rule_error_and_bad_usage_a_usage_error():
@@ -44,9 +46,11 @@ def _missing(monkeypatch, module):
     ("sklearn", "train", lambda: __import__("sim.lab.train", fromlist=["x"]).check_trainer()),
     ("distributed", "cluster",
      lambda: __import__("sim.lab.cluster", fromlist=["x"]).Cluster("local:1").__enter__()),
+    ("gymnasium", "gym", lambda: __import__("importlib").import_module("sim.play.env")),
 ])
 def test_a_missing_library_names_its_extra(monkeypatch, module, extra, call):
     _missing(monkeypatch, module)
+    monkeypatch.delitem(sys.modules, "sim.play.env", raising=False)     # imported afresh
     with pytest.raises(MissingExtra) as err:
         call()
     assert err.value.extra == extra
@@ -101,7 +105,7 @@ def test_a_library_call_names_its_parameter_not_a_flag(tmp_path, argument):
     ("log_decisions", "log_decisions must end in .parquet, got 'x.csv'",
      "--log-decisions must end in .parquet, got 'x.csv'"),
     ("sets", "card 63 has no field 'x'", "--set: card 63 has no field 'x'"),
-    (None, "unknown level 7: choose one of 1, 2, 3, 4", "unknown level 7: choose one of 1, 2, 3, 4"),
+    (None, "unknown level 7: choose 1, 2, 3, 4", "unknown level 7: choose 1, 2, 3, 4"),
 ])
 def test_the_command_line_puts_its_flags_in(argument, message, line):
     from sim.cli.common import error_line

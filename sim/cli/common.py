@@ -51,6 +51,8 @@ ChunkOpt = Annotated[Optional[int], typer.Option(
 
 # A library parameter whose flag is not --NAME with - for _ (sim.errors.UsageError.argument).
 FLAGS = {"params": "--param", "summary": "--summary-only", "sets": "--set"}
+# The parameters a library message may name as keyword arguments (NAME=VALUE) beside its own.
+KEYWORDS = ("force", "engine", "seed", "sampler", "summary", "validate_seed")
 
 
 def flag(argument: str) -> str:
@@ -76,15 +78,11 @@ def error_line(exc: Exception) -> str:
     return re.sub(rf"\b({names})=('?)([^\s',;:)]+)\2", keyword, message)
 
 
-# The parameters a library message may name as keyword arguments (NAME=VALUE) beside its own.
-KEYWORDS = ("force", "engine", "seed", "sampler", "summary", "validate_seed")
-
-
 def command(app: typer.Typer, name: str | None = None):
-    """``@command(app)``: a Typer command whose bad input (FridayError, error_line) and files that cannot be
-    read or written (OSError) are one ``error:`` line, exit code 2.  Ctrl-C: exit code 130,
-    after the command has reported and written what finished (SimulationInterrupted) or at
-    once (KeyboardInterrupt)."""
+    """``@command(app)``: a Typer command whose bad input (FridayError, said by error_line) and
+    files that cannot be read or written (OSError) are one ``error:`` line, exit code 2.
+    Ctrl-C: exit code 130, after the command has reported and written what finished
+    (SimulationInterrupted) or at once (KeyboardInterrupt)."""
     def register(f):
         @functools.wraps(f)
         def body(*args, **kwargs):

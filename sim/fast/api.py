@@ -124,7 +124,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     """One game with the fast engine: trace (as the reference's Game.trace), won, cause,
     score, life, turn, stats, stopped.  ``actions``: a list of action ids (or names) played
     instead of the policy; by default a list that runs out before the game ends is a
-    RuleError.  ``stop_when_out`` (with ``actions``): return the game so far instead, with
+    UsageError.  ``stop_when_out`` (with ``actions``): return the game so far instead, with
     ``stopped`` True and the trace up to the decision where the list ran out (no game_end
     event); with ``record`` the observations and legal actions include that decision's (the
     last ones).  The results other than the trace describe no finished game then.
@@ -150,8 +150,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
     if deal and shuffles_after_the_first(load_deal(deal)):     # _deal_array checked it
         raise UsageError("a deal with more than one table shuffle of a stack is played by "
-                         "sim.Game or the reference engine (friday replay and friday review do so), "
-                         "not in one call of the fast engine")
+                         "sim.Game or the reference engine (friday replay and friday review do "
+                         "so), not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
     # that never returns (policies.guard)
     interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), R, PR, prm, DOBS, DLEG, D,

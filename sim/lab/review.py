@@ -144,7 +144,7 @@ def decision_rows(g, decision: int, taken: int, OUT: np.ndarray, label) -> list[
 
 def load_rollout_policy(policy):
     """The policy (a spec or Policy) that plays the continuations: a plain fast-engine one
-    (a searching one would take hours: RuleError)."""
+    (a searching one would take hours: UsageError)."""
     from policies import load_policy
     pol = load_policy(policy) if isinstance(policy, str) else policy
     if pol.searches or "fast" not in pol.engines:

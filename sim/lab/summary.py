@@ -30,7 +30,7 @@ def _row(n: int, wins: int, mean, median, sd, reached, lost: dict) -> dict:
 
 
 def check_frame(df, by) -> None:
-    """A RuleError unless ``df`` is a frame of result rows with the columns ``by`` and those
+    """A UsageError unless ``df`` is a frame of result rows with the columns ``by`` and those
     a summary reads."""
     if not isinstance(df, pd.DataFrame):
         text = repr(df)

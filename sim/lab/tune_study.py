@@ -4,7 +4,7 @@ written, then created or continued; and ``tune``, the whole tuning from Python.
 A study lives in Optuna's SQLite storage, one study named ``friday-tune`` per file, with the
 question (sim.lab.tune.Question.identity) as its user attribute ``friday_tune``.  A file that
 is a folder, has another suffix, cannot be written, is not an SQLite database, is another
-program's database (never touched: read only), or holds another question is one RuleError."""
+program's database (never touched: read only), or holds another question is one UsageError."""
 from __future__ import annotations
 
 import sqlite3

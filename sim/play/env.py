@@ -21,15 +21,19 @@
 """
 from __future__ import annotations
 
-import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 
 from sim import observation as O
 from sim.actions import N_ACTIONS
+from sim.errors import MissingExtra, UsageError
 from sim.play.game import Game, as_action
-from sim.errors import UsageError
 from sim.rules import as_options, check_level
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ImportError:
+    raise MissingExtra("gym", "Gymnasium", "sim.play.env (FridayEnv)") from None
 
 OBS_BOUND = 1 << 16        # every observation entry lies well inside +-OBS_BOUND
 
