@@ -86,12 +86,13 @@ def main(argv=None) -> None:
     if any(level not in (1, 2, 3, 4) for level in a.levels):
         ap.error(f"--levels must be among 1 2 3 4, not {a.levels}")
     from policies import load_policy
-    from sim.rules import RuleError
+    from sim.cli.common import error_line
+    from sim.errors import FridayError
     for name in a.policies:
         try:
             load_policy(name)
-        except RuleError as exc:
-            ap.error(str(exc))
+        except FridayError as exc:
+            ap.error(error_line(exc))
     if shutil.which("valgrind") is None:
         ap.error("valgrind is not installed (it counts the instructions)")
     if a.games < 20000:      # start-up scatters by ~0.05 G instructions: <= 2.5k a game

@@ -29,7 +29,8 @@ from policies import load_policy  # noqa: E402
 from policies import learned as L  # noqa: E402
 from sim.lab.files import check_file, command_line, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
-from sim.rules import RuleError  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
+from sim.errors import FridayError  # noqa: E402
 
 
 @njit
@@ -111,8 +112,8 @@ def main(argv=None):
         ap.error("--games and --time-games must be at least 1, --seed at least 0")
     try:
         check_file(args.out, (".md",), args.force)
-    except RuleError as e:
-        ap.error(str(e))
+    except FridayError as e:
+        ap.error(error_line(e))
     learned = load_policy("learned")
     players = {"expert": load_policy("expert"), "veteran": load_policy("veteran"),
                "learned": learned}

@@ -30,7 +30,9 @@ from sim.lab.files import check_file, command_line, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.stats import newcombe_independent, rate_with_interval, two_proportion_p  # noqa: E402
 from sim.lab.text import interval, markdown_table, pvalue  # noqa: E402
-from sim.rules import RuleError, check_seed  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
+from sim.errors import FridayError, UsageError  # noqa: E402
+from sim.rules import check_seed  # noqa: E402
 
 VARIANTS = (("the rules as printed", {}, []),
             ("no death by old age (old_age=continue)", {"old_age": "continue"}, []),
@@ -100,15 +102,15 @@ def main(argv=None):
     a = ap.parse_args(argv)
     try:
         if a.games < 1:
-            raise RuleError(f"--games must be at least 1, not {a.games}")
+            raise UsageError(f"--games must be at least 1, not {a.games}")
         check_seed(a.seed)
         names = [p.strip() for p in a.policies.split(",")]
         pols = [load_policy(p) for p in names]
         if any(p.searches for p in pols):
-            raise RuleError("--policies: a search player is too slow for this experiment")
+            raise UsageError("--policies: a search player is too slow for this experiment")
         check_file(a.out, (".md",), a.force)
-    except RuleError as exc:
-        ap.exit(2, f"error: {exc}\n")
+    except FridayError as exc:
+        ap.exit(2, f"error: {error_line(exc)}\n")
     cells, interrupted = {}, False
     try:
         for name, pol in zip(names, pols):

@@ -29,7 +29,9 @@ from sim.lab.files import check_file, command_line, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.stats import paired_mean_difference  # noqa: E402
 from sim.lab.text import markdown_table, pvalue  # noqa: E402
-from sim.rules import RuleError, check_level, check_seed  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
+from sim.errors import FridayError, UsageError  # noqa: E402
+from sim.rules import check_level, check_seed  # noqa: E402
 
 MEASURES = (("clear", "decisions that clearly lost chance"), ("lost", "chance they lost"),
             ("worst", "largest loss"))
@@ -89,14 +91,14 @@ def main(argv=None):
         check_level(a.level)
         check_seed(a.seed)
         if a.games < 2 or a.rollouts < 10:
-            raise RuleError("--games must be at least 2 and --rollouts at least 10")
+            raise UsageError("--games must be at least 2 and --rollouts at least 10")
         names = [p.strip() for p in a.players.split(",")]
         if len(names) != 2:
-            raise RuleError(f"--players takes two policies, not {a.players!r}")
+            raise UsageError(f"--players takes two policies, not {a.players!r}")
         players = [load_policy(p) for p in names]
         check_file(a.out, (".md",), a.force)
-    except RuleError as exc:
-        ap.exit(2, f"error: {exc}\n")
+    except FridayError as exc:
+        ap.exit(2, f"error: {error_line(exc)}\n")
     per_game, interrupted = [], False
     try:
         for game in range(a.games):

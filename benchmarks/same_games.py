@@ -69,12 +69,13 @@ def main(argv=None) -> int:
     if a.games < 1 or not 0 <= a.seed < 2**63:
         ap.error("--games must be positive and --seed within 0..2**63-1")
     from policies import load_policy
-    from sim.rules import RuleError
+    from sim.cli.common import error_line
+    from sim.errors import FridayError
     for name in a.policies:
         try:
             load_policy(name)
-        except RuleError as exc:
-            ap.error(str(exc))
+        except FridayError as exc:
+            ap.error(error_line(exc))
     if subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{a.base}^{{commit}}"],
                       cwd=ROOT, capture_output=True).returncode != 0:
         ap.error(f"--base {a.base!r} is not a commit of this repository")

@@ -29,7 +29,9 @@ from sim.lab import stats  # noqa: E402
 from sim.lab.files import check_file, command_line, save_figure, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab.text import interval, markdown_table, pvalue  # noqa: E402
-from sim.rules import RuleError, check_level, check_seed  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
+from sim.errors import FridayError, UsageError  # noqa: E402
+from sim.rules import check_level, check_seed  # noqa: E402
 
 
 def rows_of(specs, results) -> list[list[str]]:
@@ -91,15 +93,15 @@ def main(argv=None) -> int:
         for name, v in (("--games", a.games), ("--chunk", a.chunk),
                         ("--time-games", a.time_games), ("--threads", a.threads or 1)):
             if v <= 0:
-                raise RuleError(f"{name} must be positive, got {v}")
+                raise UsageError(f"{name} must be positive, got {v}")
         if len(set(a.specs)) != len(a.specs):
-            raise RuleError("a SPEC is given twice")
+            raise UsageError("a SPEC is given twice")
         pols = {spec: load_policy(spec) for spec in a.specs}
         md, png = a.out.with_suffix(".md"), a.out.with_suffix(".png")
         check_file(md, (".md",), a.force)
         check_file(png, (".png",), a.force)
-    except RuleError as exc:
-        ap.exit(2, f"error: {exc}\n")
+    except FridayError as exc:
+        ap.exit(2, f"error: {error_line(exc)}\n")
     a.cache.mkdir(parents=True, exist_ok=True)
     load = os.getloadavg()[0]
 

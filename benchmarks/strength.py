@@ -40,7 +40,9 @@ from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab import stats  # noqa: E402
 from sim.lab.compare import compare_paired  # noqa: E402
 from sim.lab.text import pvalue  # noqa: E402
-from sim.rules import RuleError, check_seed, parse_levels  # noqa: E402
+from sim.cli.common import error_line  # noqa: E402
+from sim.errors import FridayError, UsageError  # noqa: E402
+from sim.rules import check_seed, parse_levels  # noqa: E402
 
 FAST = "random,always-fight,cull-green,expert"
 PROBE = 50            # one game in PROBE of a cached chunk is played again to check it
@@ -96,11 +98,11 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
     table = pq.read_table(path)
     meta = json.loads((table.schema.metadata or {}).get(b"friday_lab", b"{}"))
     if "labels" not in meta:
-        raise RuleError(f"--paired {path}: not a file of friday compare --out")
+        raise UsageError(f"--paired {path}: not a file of friday compare --out")
     if meta["seed"] != seed or meta["options"] != Options().as_dict() or \
             (meta.get("cards") or {}).get("table", "printed") != "printed":
-        raise RuleError(f"--paired {path}: another seed, rule options or card table than "
-                        f"this run's (seed {seed}, default rules and cards)")
+        raise UsageError(f"--paired {path}: another seed, rule options or card table than "
+                         f"this run's (seed {seed}, default rules and cards)")
     df = table.to_pandas()
     for label, rec in zip(meta["labels"], meta["policies"]):
         if label not in policies:
@@ -108,7 +110,7 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
         policy, games, chunk = policies[label]
         mine = json.loads(json.dumps(policy.record()))
         if (rec["sha256"], rec["params"]) != (mine["sha256"], mine["params"]):
-            raise RuleError(f"--paired {path}: its {label} is not this checkout's")
+            raise UsageError(f"--paired {path}: its {label} is not this checkout's")
         for lv in levels:
             g = df[df["level"] == lv].sort_values("game")
             if len(g) < games or not np.array_equal(g["game"].to_numpy()[:games],
@@ -217,25 +219,25 @@ def main(argv=None) -> int:
         levels, seed = parse_levels(a.level), check_seed(a.seed)
         slow_levels = levels if a.slow_level is None else parse_levels(a.slow_level)
         if not set(slow_levels) <= set(levels):
-            raise RuleError("--slow-level must name levels of --level")
+            raise UsageError("--slow-level must name levels of --level")
         for name, v in (("--games", a.games), ("--slow-games", a.slow_games),
                         ("--chunk", a.chunk), ("--slow-chunk", a.slow_chunk),
                         ("--time-games", a.time_games), ("--time-slow-games", a.time_slow_games)):
             if v <= 0:
-                raise RuleError(f"{name} must be positive, got {v}")
+                raise UsageError(f"{name} must be positive, got {v}")
         if a.threads is not None and a.threads <= 0:
-            raise RuleError(f"--threads must be positive, got {a.threads}")
+            raise UsageError(f"--threads must be positive, got {a.threads}")
         fast = [load_policy(p) for p in a.policies.split(",") if p.strip()]
         slow = [load_policy(p) for p in a.slow.split(",") if p.strip()]
         if REFERENCE not in [p.name for p in fast]:
-            raise RuleError(f"--policies must include {REFERENCE} (the reference of the "
-                            "paired comparisons)")
+            raise UsageError(f"--policies must include {REFERENCE} (the reference of the "
+                             "paired comparisons)")
         if a.slow and a.slow_games > a.games:
-            raise RuleError("--slow-games must not exceed --games (paired with expert's games)")
+            raise UsageError("--slow-games must not exceed --games (paired with expert's games)")
         if a.out is not None and a.out.is_dir():
-            raise RuleError(f"--out {a.out} is a folder: give a file name")
-    except RuleError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+            raise UsageError(f"--out {a.out} is a folder: give a file name")
+    except FridayError as exc:
+        print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
     a.cache.mkdir(parents=True, exist_ok=True)
     plan = {p.name: (p, a.games, a.chunk) for p in fast}
@@ -243,10 +245,10 @@ def main(argv=None) -> int:
     try:
         for path in a.paired:
             if not path.is_file():
-                raise RuleError(f"--paired {path}: no such file")
+                raise UsageError(f"--paired {path}: no such file")
             seed_cache(path, plan, seed, slow_levels, a.cache, lambda m: print(m, file=sys.stderr))
-    except RuleError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except FridayError as exc:
+        print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
 
     def log(msg):

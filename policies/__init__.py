@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.rng import policy_stream_start
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 from .guard import ask, callable_decide
 from .spec import format_value, parse_policy_spec
@@ -53,11 +53,11 @@ class Policy:
     decisions = 0                       # decisions asked by choose since reset
 
     def check_engine(self, engine: str):
-        """A RuleError unless ``engine`` can run this player."""
+        """A UsageError unless ``engine`` can run this player."""
         if engine not in self.engines:
             other = " or ".join(e for e in self.engines)
-            raise RuleError(f"policy {self.name!r} runs on the {other} engine only: "
-                            f"drop --engine {engine}")
+            raise UsageError(f"engine {engine!r} cannot run policy {self.name!r}: it runs on "
+                             f"the {other} engine only", "engine")
 
     def chunk_sizes(self, engine: str) -> tuple[int, int]:
         """(first, smallest) batch of games (sim.lab.run; later batches follow the measured
@@ -78,14 +78,14 @@ class Policy:
         for key, value in overrides.items():
             if key not in values:
                 known = ", ".join(self.param_names) or "none"
-                raise RuleError(f"policy {self.name!r} has no parameter {key!r} (known: {known})")
+                raise UsageError(f"policy {self.name!r} has no parameter {key!r} (known: {known})")
             try:
                 values[key] = float(value)
             except (TypeError, ValueError):
                 values[key] = float("nan")
             if not np.isfinite(values[key]):
-                raise RuleError(f"parameter {key} of policy {self.name!r} must be a finite "
-                                f"number, not {value!r}")
+                raise UsageError(f"parameter {key} of policy {self.name!r} must be a finite "
+                                 f"number, not {value!r}")
         return Policy(self.name, self.decide, values, self.description)
 
     def named_with(self, overrides: dict) -> tuple[dict, dict]:
@@ -101,8 +101,8 @@ class Policy:
                 numeric[key] = value
             else:
                 known = ", ".join(self.param_names + tuple(defaults))
-                raise RuleError(f"policy {self.name!r} has no parameter {key!r} (known: "
-                                f"{known})")
+                raise UsageError(f"policy {self.name!r} has no parameter {key!r} (known: "
+                                 f"{known})")
         plain = Policy(self.name, self.decide, dict(zip(self.param_names, self.params)))
         plain = plain.with_params(numeric)
         return dict(zip(plain.param_names, plain.params)), text
@@ -200,8 +200,8 @@ def load_policy(spec, params: dict | None = None) -> Policy:
         else:
             known = builtin_policies(search=True)
             if parsed.base not in known:
-                raise RuleError(f"unknown policy {parsed.base!r}: choose one of "
-                                f"{', '.join(known)} or path/to/file.py:function")
+                raise UsageError(f"unknown policy {parsed.base!r}: choose one of "
+                                 f"{', '.join(known)} or path/to/file.py:function")
             policy = known[parsed.base]
         if parsed.params:
             policy = _variant(policy, dict(parsed.params))
@@ -212,7 +212,7 @@ DECIDE = "decide(obs, legal, n_legal, params, rng)"
 
 
 def _check_decide(where: str, py):
-    """A RuleError unless ``py`` takes the five arguments of a policy's decide."""
+    """A UsageError unless ``py`` takes the five arguments of a policy's decide."""
     try:
         signature = inspect.signature(py)
     except (TypeError, ValueError):      # no signature to read: Numba will say
@@ -221,8 +221,8 @@ def _check_decide(where: str, py):
         signature.bind(*range(5))
     except TypeError:
         names = ", ".join(signature.parameters)
-        raise RuleError(f"policy {where} takes {len(signature.parameters)} arguments ({names}), "
-                        f"not the 5 of {DECIDE}") from None
+        raise UsageError(f"policy {where} takes {len(signature.parameters)} arguments ({names}), "
+                         f"not the 5 of {DECIDE}") from None
 
 
 def _check_params(where: str, params, py=None) -> dict:
@@ -235,24 +235,24 @@ def _check_params(where: str, params, py=None) -> dict:
         if params is None:
             return dict(base)
         if not isinstance(params, dict) or list(params)[:len(base)] != list(base):
-            raise RuleError(f"policy {where} plays {name}'s rules, so its PARAMS must start "
-                            f"with {name}'s {len(base)} parameters in their order: PARAMS = "
-                            f"{{**{name.replace('-', '_')}.PARAMS, ...}}")
+            raise UsageError(f"policy {where} plays {name}'s rules, so its PARAMS must start "
+                             f"with {name}'s {len(base)} parameters in their order: PARAMS = "
+                             f"{{**{name.replace('-', '_')}.PARAMS, ...}}")
     if params is None:
         return {}
     if not isinstance(params, dict):
-        raise RuleError(f"policy {where}: PARAMS must be a dict of name: number, "
-                        f"not {type(params).__name__}")
+        raise UsageError(f"policy {where}: PARAMS must be a dict of name: number, "
+                         f"not {type(params).__name__}")
     for key, value in params.items():
         try:
             number = float(value)
         except (TypeError, ValueError):
             number = float("nan")
         if not isinstance(key, str) or not key.isidentifier():
-            raise RuleError(f"policy {where}: PARAMS name {key!r} is not a name")
+            raise UsageError(f"policy {where}: PARAMS name {key!r} is not a name")
         if isinstance(value, bool) or not np.isfinite(number):
-            raise RuleError(f"policy {where}: PARAMS[{key!r}] must be a finite number, "
-                            f"not {value!r}")
+            raise UsageError(f"policy {where}: PARAMS[{key!r}] must be a finite number, "
+                             f"not {value!r}")
     return dict(params)
 
 
@@ -281,7 +281,7 @@ def _load_file_policy(spec: str) -> Policy:
     path, _, func = spec.rpartition(":")
     file = Path(path).expanduser()
     if not file.is_file():
-        raise RuleError(f"policy file {path!r} not found")
+        raise UsageError(f"policy file {path!r} not found")
     file = file.resolve()
     name = _module_name(file)
     module_spec = importlib.util.spec_from_file_location(name, file)
@@ -293,14 +293,14 @@ def _load_file_policy(spec: str) -> Policy:
         module_spec.loader.exec_module(module)
     except Exception as exc:  # a user's file: report, don't crash
         del sys.modules[name]
-        raise RuleError(f"policy file {path!r} failed to load: "
-                        f"{type(exc).__name__}: {exc}") from None
+        raise UsageError(f"policy file {path!r} failed to load: "
+                         f"{type(exc).__name__}: {exc}") from None
     finally:
         sys.path.remove(str(file.parent))
         sys.modules.update(hidden)
     decide = getattr(module, func, None)
     if not callable(decide):
-        raise RuleError(f"policy file {path!r} has no function {func!r}")
+        raise UsageError(f"policy file {path!r} has no function {func!r}")
     _check_decide(repr(spec), getattr(decide, "py_func", decide))
     if not hasattr(decide, "py_func"):
         from numba import njit

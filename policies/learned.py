@@ -33,7 +33,7 @@ from sim import cards as C
 from sim import observation as O
 from sim.actions import A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
 from sim.deprecation import moved
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 NAME = "learned"
 DESCRIPTION = ("the veteran with hazard and fight choices scored by a small network trained "
@@ -301,12 +301,12 @@ def read_weights(path) -> tuple[np.ndarray, dict]:
         W1, b1 = np.asarray(data["W1"], np.float64), np.asarray(data["b1"], np.float64)
         w2, b2 = np.asarray(data["w2"], np.float64), float(data["b2"])
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise RuleError(f"cannot read the weights of policy learned from {path}: {e}") from None
+        raise UsageError(f"cannot read the weights of policy learned from {path}: {e}") from None
     nh = len(b1)
     if W1.shape != (N_FEATURES, nh) or w2.shape != (nh,) or not np.all(np.isfinite(W1)):
-        raise RuleError(f"the weights in {path} do not fit policy learned: W1 {W1.shape}, "
-                        f"expected ({N_FEATURES}, hidden) for its {N_FEATURES} features "
-                        "(make them again with friday train)")
+        raise UsageError(f"the weights in {path} do not fit policy learned: W1 {W1.shape}, "
+                         f"expected ({N_FEATURES}, hidden) for its {N_FEATURES} features "
+                         "(make them again with friday train)")
     return np.concatenate([[N_FEATURES, nh], W1.ravel(), b1, w2, [b2]]), data.get("record", {})
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sim.actions import action_id, action_name
 from sim.observation import PHASE_NAMES, O_PHASE
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 
 SHUFFLE_LINES = {"robinson_reshuffle": "robinson_reshuffles",
@@ -27,7 +27,7 @@ class ScriptedPolicy:
 
     def check_engine(self, engine: str):
         if engine not in self.engines:
-            raise RuleError("--actions (scripted play) runs on the reference engine only")
+            raise UsageError("actions (scripted play) run on the reference engine only", "actions")
 
     def __init__(self, actions, name: str = "scripted"):
         self.name = name
@@ -41,8 +41,8 @@ class ScriptedPolicy:
                 try:
                     order = [int(c) for c in cards.replace(",", " ").split()]
                 except ValueError:
-                    raise RuleError(f"{name}: {line!r}: a shuffle lists card ids, top first, "
-                                    f"e.g. '{kind.strip()}: 17 49 14'") from None
+                    raise UsageError(f"{name}: {line!r}: a shuffle lists card ids, top first, "
+                                     f"e.g. '{kind.strip()}: 17 49 14'") from None
                 self.shuffles.setdefault(SHUFFLE_LINES[kind.strip()], []).append(order)
         self.actions = [a for a in lines if a.partition(":")[0].strip() not in SHUFFLE_LINES]
         self.position = 0
@@ -54,8 +54,8 @@ class ScriptedPolicy:
             return deal
         both = sorted(set(self.shuffles) & set(deal or {}))
         if both:
-            raise RuleError(f"{self.name} and the deal both give {both[0]}: give the table's "
-                            f"shuffles in one of them")
+            raise UsageError(f"{self.name} and the deal both give {both[0]}: give the table's "
+                             f"shuffles in one of them")
         return {**(deal or {}), **self.shuffles}
 
     @classmethod
@@ -63,7 +63,7 @@ class ScriptedPolicy:
         """One action per line (``#`` starts a comment), or a JSON list."""
         file = Path(path)
         if not file.is_file():
-            raise RuleError(f"actions file {str(path)!r} not found")
+            raise UsageError(f"actions file {str(path)!r} not found")
         text = file.read_text(encoding="utf-8")
         if text.lstrip().startswith("["):
             return cls(json.loads(text), name=f"scripted:{file.name}")
@@ -76,8 +76,9 @@ class ScriptedPolicy:
     def choose(self, obs, legal, n_legal) -> int:
         if self.position >= len(self.ids):
             legal_names = ", ".join(action_name(a) for a in legal[:n_legal])
-            raise RuleError(f"{self.name}: the action list ran out after {len(self.ids)} actions "
-                            f"at a {PHASE_NAMES[int(obs[O_PHASE])]} decision; legal: {legal_names}")
+            raise UsageError(f"{self.name}: the action list ran out after {len(self.ids)} actions "
+                             f"at a {PHASE_NAMES[int(obs[O_PHASE])]} decision; "
+                             f"legal: {legal_names}")
         action = self.ids[self.position]
         self.position += 1
         return action

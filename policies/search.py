@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from policies import Policy, load_policy
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 NAME = "search"
 DESCRIPTION = ("rollout search (fair information: hidden stacks resampled) over a base policy; "
@@ -42,8 +42,8 @@ def parse_kinds(text: str) -> int:
     mask = 0
     for k in names:
         if k not in KIND_NAMES:
-            raise RuleError(f"unknown decision kind {k!r} in kinds={text}: choose from "
-                            f"{', '.join(KIND_NAMES)} (joined by +) or all")
+            raise UsageError(f"unknown decision kind {k!r} in kinds={text}: choose from "
+                             f"{', '.join(KIND_NAMES)} (joined by +) or all")
         mask |= 1 << KIND_NAMES.index(k)
     return mask
 
@@ -57,14 +57,14 @@ def base_policy(name: str) -> Policy:
         return plain[name]
     if is_file_spec(name):
         return load_policy(name)
-    raise RuleError(f"unknown base policy {name!r} for search: choose one of "
-                    f"{', '.join(plain)} or path/to/file.py:function")
+    raise UsageError(f"unknown base policy {name!r} for search: choose one of "
+                     f"{', '.join(plain)} or path/to/file.py:function")
 
 
 def _whole(name, value, low, high=None) -> int:
     if value != math.floor(value) or value < low or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise RuleError(f"search parameter {name} must be a whole number {span}, not {value:g}")
+        raise UsageError(f"search parameter {name} must be a whole number {span}, not {value:g}")
     return int(value)
 
 
@@ -94,7 +94,7 @@ class SearchPolicy(Policy):
         _whole("margin", values["margin"], 1, k)
         _whole("budget", values["budget"], 0)
         if values["prune"] < 0:
-            raise RuleError(f"search parameter prune must be >= 0, not {values['prune']:g}")
+            raise UsageError(f"search parameter prune must be >= 0, not {values['prune']:g}")
         self.kinds = parse_kinds(text["kinds"])
         from sim.fast import search as X
         self.sp = np.zeros(X.N_SP, np.float64)
@@ -118,8 +118,8 @@ class SearchPolicy(Policy):
         return new
 
     def choose(self, obs, legal, n_legal) -> int:
-        raise RuleError("policy search plays on the fast engine's state (it resamples the "
-                        "hidden stacks): use --engine fast (the reference engine cannot run it)")
+        raise UsageError("policy search plays on the fast engine's state (it resamples the "
+                         "hidden stacks): use engine='fast' (the reference engine cannot run it)")
 
     def record(self) -> dict:
         return {**super().record(), "search": {**self.text_params,

@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # parameters whose value may be a name, not a number (the search policy: base=cull-green,
@@ -56,24 +56,24 @@ def is_file_spec(text: str) -> bool:
 
 def parse_policy_spec(text) -> PolicySpec:
     """``'expert[cull_max_missing=0]'`` -> PolicySpec('expert', (('cull_max_missing', 0.0),)).
-    A malformed text raises RuleError naming it."""
+    A malformed text raises UsageError naming it."""
     text = str(text).strip()
     if not text:
-        raise RuleError(f"empty policy name: {USAGE}")
+        raise UsageError(f"empty policy name: {USAGE}")
     if "[" not in text and "]" not in text:
         return PolicySpec(text)
     open_at = text.find("[")
     if open_at <= 0 or not text.endswith("]") or text.count("[") != 1 or text.count("]") != 1:
-        raise RuleError(f"malformed policy variant {text!r}: {USAGE}")
+        raise UsageError(f"malformed policy variant {text!r}: {USAGE}")
     base, inner = text[:open_at].strip(), text[open_at + 1:-1]
     params, seen = [], set()
     for item in inner.split(","):
         name, eq, value = item.partition("=")
         name, value = name.strip(), value.strip()
         if not eq or not _NAME.match(name) or not value:
-            raise RuleError(f"malformed policy variant {text!r} at {item.strip()!r}: {USAGE}")
+            raise UsageError(f"malformed policy variant {text!r} at {item.strip()!r}: {USAGE}")
         if name in seen:
-            raise RuleError(f"policy variant {text!r} sets {name!r} twice")
+            raise UsageError(f"policy variant {text!r} sets {name!r} twice")
         seen.add(name)
         try:
             number = float(value)
@@ -81,8 +81,10 @@ def parse_policy_spec(text) -> PolicySpec:
             if name in TEXT_PARAMS and _TEXT.match(value):
                 params.append((name, value))
                 continue
-            raise RuleError(f"parameter {name} in {text!r} must be a number, not {value!r}") from None
+            raise UsageError(f"parameter {name} in {text!r} must be a number, "
+                             f"not {value!r}") from None
         if not math.isfinite(number):
-            raise RuleError(f"parameter {name} in {text!r} must be a finite number, not {value!r}")
+            raise UsageError(f"parameter {name} in {text!r} must be a finite number, "
+                             f"not {value!r}")
         params.append((name, number))
     return PolicySpec(base, tuple(params))

@@ -37,7 +37,7 @@ are offered even at full life (they then gain nothing, R5.1).
 from __future__ import annotations
 
 from .cards import N_CARDS
-from .rules import RuleError
+from .errors import RuleError, UsageError
 
 A_END, A_DRAW, A_PAY, A_SKIP, A_DONE, A_MORE = range(6)
 SIMPLE_NAMES = ("end", "draw", "pay", "skip", "done", "more")
@@ -67,5 +67,6 @@ def action_id(name: str) -> int:
     family, sep, card = name.partition(":")
     if sep and family in FAMILY_BASE and card.isdigit() and int(card) < N_CARDS:
         return FAMILY_BASE[family] + int(card)
-    raise RuleError(f"unknown action {name!r}: expected one of {', '.join(SIMPLE_NAMES)} "
-                    f"or FAMILY:CARD with FAMILY in {', '.join(FAMILIES)} and CARD 0..{N_CARDS - 1}")
+    raise UsageError(f"unknown action {name!r}: expected one of {', '.join(SIMPLE_NAMES)} "
+                     f"or FAMILY:CARD with FAMILY in {', '.join(FAMILIES)} and "
+                     f"CARD 0..{N_CARDS - 1}")

@@ -26,11 +26,16 @@ import numpy as np
 
 from . import cards as C
 from .observation import MAX_VALUE, card_block
-from .rules import RuleError
+from .errors import UsageError
 
 
-class CardTableError(RuleError):
-    """A card table or a --set edit that is not a valid Friday card table."""
+class CardTableError(UsageError):
+    """A card table or a ``sets`` edit that is not a valid Friday card table; a message that
+    starts with ``cards`` or ``sets`` names that parameter (sim.errors.UsageError.argument)."""
+
+    def __init__(self, message: str, argument: str | None = None):
+        lead = message.split(" ", 1)[0].rstrip(":")
+        super().__init__(message, argument or (lead if lead in ("cards", "sets") else None))
 
 
 FIELDS = tuple(c for c in C.COLUMNS if c not in ("id", "kind"))      # a card's fields
@@ -108,11 +113,11 @@ class CardTable:
         for text in sets or ():
             card, field, value = parse_set(str(text))
             if (card, field) in seen:
-                raise CardTableError(f"--set {text!r}: {card}.{field} is already set by "
+                raise CardTableError(f"sets {text!r}: {card}.{field} is already set by "
                                      f"{seen[card, field]!r}")
             seen[card, field] = text
             rows[card][field] = value
-        return CardTable(validate_rows(rows, where="--set"), self.source)
+        return CardTable(validate_rows(rows, where="sets"), self.source)
 
 
 def _canonical(row: dict) -> dict:
@@ -203,25 +208,25 @@ def load_csv(path) -> CardTable:
     try:
         text = path.read_text(encoding="utf-8-sig")     # a spreadsheet may add a BOM
     except FileNotFoundError:
-        raise CardTableError(f"--cards {path}: no such file") from None
+        raise CardTableError(f"cards {path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise CardTableError(f"--cards {path}: cannot read it ({exc.__class__.__name__})") from None
+        raise CardTableError(f"cards {path}: cannot read it ({exc.__class__.__name__})") from None
     reader = csv.DictReader(io.StringIO(text))
     header = reader.fieldnames or []
     missing = [c for c in C.COLUMNS if c not in header]
     extra = [c for c in header if c not in C.COLUMNS]
     if missing or extra:
-        raise CardTableError(f"--cards {path}: the header must be the columns of cards.csv"
+        raise CardTableError(f"cards {path}: the header must be the columns of cards.csv"
                              + (f"; missing {', '.join(missing)}" if missing else "")
                              + (f"; unknown {', '.join(map(str, extra))}" if extra else ""))
     rows = []
     for row in reader:
         if None in row or any(v is None for v in row.values()):
-            raise CardTableError(f"--cards {path}: line {reader.line_num} has "
+            raise CardTableError(f"cards {path}: line {reader.line_num} has "
                                  f"{len([v for v in row.values() if v is not None])} fields "
                                  f"where the header has {len(C.COLUMNS)}")
         rows.append(row)
-    return CardTable(validate_rows(rows, where=f"--cards {path}"), source=str(path.resolve()))
+    return CardTable(validate_rows(rows, where=f"cards {path}"), source=str(path.resolve()))
 
 
 @lru_cache(maxsize=1)
@@ -282,7 +287,7 @@ def parse_target(text: str) -> tuple[int, str]:
 def parse_set(text: str) -> tuple[int, str, str]:
     """``CARD.FIELD=VALUE`` -> (card id, field, value text)."""
     if "=" not in text:
-        raise CardTableError(f"--set {text!r} must look like CARD.FIELD=VALUE, "
+        raise CardTableError(f"sets {text!r} must look like CARD.FIELD=VALUE, "
                              f"e.g. 63.pirate_hazard_value=35")
     target, value = text.split("=", 1)
     card, field = parse_target(target)
@@ -291,5 +296,5 @@ def parse_set(text: str) -> tuple[int, str, str]:
         try:
             int(value)
         except ValueError:
-            raise CardTableError(f"--set {text!r}: {value!r} is not an integer") from None
+            raise CardTableError(f"sets {text!r}: {value!r} is not an integer") from None
     return card, field, value

@@ -35,7 +35,8 @@ from collections import Counter
 from pathlib import Path
 
 from . import cards as C
-from .rules import STEP_NAMES, RuleError, start_life
+from .errors import RuleError, UsageError
+from .rules import STEP_NAMES, start_life
 
 DEAL_KEYS = ("robinson_stack", "aging_stack", "hazard_stack", "pirates")
 POSITION_PILES = ("robinson_discard", "hazard_discard", "removed")
@@ -54,28 +55,28 @@ def load_deal(source) -> dict:
         if not text.lstrip().startswith("{"):
             path = Path(text)
             if not path.is_file():
-                raise RuleError(f"deal file {text!r} not found")
+                raise UsageError(f"deal file {text!r} not found")
             text = path.read_text(encoding="utf-8")
         try:
             deal = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RuleError(f"deal is not valid JSON: {exc}") from None
+            raise UsageError(f"deal is not valid JSON: {exc}") from None
     if not isinstance(deal, dict):
-        raise RuleError("a deal must be a JSON object")
+        raise UsageError("a deal must be a JSON object")
     unknown = set(deal) - set(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS) - {"comment", "level"}
     if unknown:
-        raise RuleError(f"unknown deal keys {sorted(unknown)}: known are "
-                        f"{', '.join(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS)}")
+        raise UsageError(f"unknown deal keys {sorted(unknown)}: known are "
+                         f"{', '.join(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS)}")
     for key in [k for k in RESHUFFLE_KEYS if k in deal]:
         orders = deal[key]
         if not isinstance(orders, list) or not all(
                 isinstance(o, list) and all(isinstance(c, int) and not isinstance(c, bool)
                                             for c in o) for o in orders):
-            raise RuleError(f"deal {key} must be a list of card-id lists (each top first)")
+            raise UsageError(f"deal {key} must be a list of card-id lists (each top first)")
     for key, value in [(k, deal[k]) for k in DEAL_KEYS + POSITION_PILES if k in deal]:
         if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool)
                                                   for c in value):
-            raise RuleError(f"deal {key} must be a list of card ids")
+            raise UsageError(f"deal {key} must be a list of card ids")
         bad = [c for c in value if not 0 <= c < C.N_CARDS]
         if bad:
             raise RuleError(f"deal {key} has unknown card ids {bad} (ids are 0..{C.N_CARDS - 1})")
@@ -84,7 +85,8 @@ def load_deal(source) -> dict:
 
 def check_deal(level: int, source) -> dict:
     """The deal ``source`` (as ``load_deal`` takes it) checked for ``level``: its stacks (top
-    first) and pirates, the keys it gives only.  RuleError with one line if it is not legal."""
+    first) and pirates, the keys it gives only.  RuleError with one line if it is not legal
+    (UsageError if it is no deal: not JSON, unknown keys, not lists of card ids)."""
     deal = load_deal(source)
     orders = check_reshuffles(level, deal)
     if set(POSITION_KEYS) & set(deal):

@@ -25,7 +25,15 @@ class RuleError(FridayError, ValueError):
 
 
 class UsageError(FridayError, ValueError):
-    """Bad usage: an argument, option, name or file the library cannot take."""
+    """Bad usage: an argument, option, name or file the library cannot take.
+
+    ``argument`` names the parameter at fault in the library's words (``"games"``,
+    ``"cluster"``), or None; the message starts with it where it can (``games must be ...``) so
+    that a front end can put its own name for it in its place (the command line: ``--games``)."""
+
+    def __init__(self, message: str, argument: str | None = None):
+        self.argument = argument
+        super().__init__(message)
 
 
 class MissingExtra(FridayError, ImportError):
@@ -35,3 +43,7 @@ class MissingExtra(FridayError, ImportError):
     def __init__(self, extra: str, library: str, needed_by: str):
         self.extra, self.library, self.needed_by = extra, library, needed_by
         super().__init__(f"{needed_by} needs {library}: pip install 'friday-lab[{extra}]'")
+
+    def __reduce__(self):
+        """Pickled (a Dask worker's error) by the three names, not by the message."""
+        return MissingExtra, (self.extra, self.library, self.needed_by)

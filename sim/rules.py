@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, asdict
 
-from sim.errors import RuleError  # noqa: F401  (the error vocabulary: sim.errors)
+from sim.errors import RuleError, UsageError  # noqa: F401  (the error vocabulary: sim.errors)
 
 # Steps (R8.1); also the index into cards.HAZARD_VALUE.
 GREEN, YELLOW, RED, PIRATES = 0, 1, 2, 3
@@ -60,7 +60,7 @@ _CHOICES = {"old_age": ("lose", "continue"),
 
 def check_level(level) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        raise RuleError(f"unknown level {level!r}: choose one of 1, 2, 3, 4")
+        raise UsageError(f"unknown level {level!r}: choose one of 1, 2, 3, 4")
     return level
 
 
@@ -69,7 +69,7 @@ def name_values(pairs, what: str = "option") -> dict:
     values = {}
     for pair in pairs or ():
         if "=" not in pair:
-            raise RuleError(f"{what} {pair!r} must look like NAME=VALUE")
+            raise UsageError(f"{what} {pair!r} must look like NAME=VALUE")
         name, value = pair.split("=", 1)
         values[name.strip()] = value.strip()
     return values
@@ -81,16 +81,16 @@ def parse_options(pairs=None, **kwargs) -> Options:
     out = {}
     for name, value in values.items():
         if name not in _CHOICES:
-            raise RuleError(f"unknown rule option {name!r}: known are {', '.join(_CHOICES)}")
+            raise UsageError(f"unknown rule option {name!r}: known are {', '.join(_CHOICES)}")
         choices = _CHOICES[name]
         if isinstance(value, str) and isinstance(choices[0], bool):
             low = value.lower()
             if low not in ("true", "false"):
-                raise RuleError(f"option {name} must be true or false, not {value!r}")
+                raise UsageError(f"option {name} must be true or false, not {value!r}")
             value = low == "true"
         if value not in choices or type(value) is not type(choices[0]):
-            raise RuleError(f"option {name} must be one of {', '.join(map(str, choices))}, "
-                            f"not {value!r}")
+            raise UsageError(f"option {name} must be one of {', '.join(map(str, choices))}, "
+                             f"not {value!r}")
         out[name] = value
     return Options(**out)
 
@@ -110,15 +110,15 @@ def parse_levels(level) -> list[int]:
         try:
             levels = [check_level(int(part)) for part in level.split(",")]
         except ValueError:
-            raise RuleError(f"unknown level {level!r}: {what}") from None
+            raise UsageError(f"unknown level {level!r}: {what}") from None
     elif isinstance(level, (list, tuple, range)) or type(level).__name__ == "ndarray":
         levels = [check_level(int(lv) if _is_int(lv) else lv) for lv in level]
         if not levels:
-            raise RuleError(f"no level given: {what}")
+            raise UsageError(f"no level given: {what}")
     else:
         levels = [check_level(int(level) if _is_int(level) else level)]
     if len(set(levels)) != len(levels):
-        raise RuleError(f"level {level!r} names a level twice: the same games would count twice")
+        raise UsageError(f"level {level!r} names a level twice: the same games would count twice")
     return levels
 
 
@@ -126,7 +126,7 @@ def check_seed(seed, name: str = "seed") -> int:
     """A master seed or game index: an integer 0 .. 2**63-1 (sim.rng)."""
     from sim.rng import MAX_SEED
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
-        raise RuleError(f"{name} {seed!r} out of range: use 0..{MAX_SEED}")
+        raise UsageError(f"{name} {seed!r} out of range: use 0..{MAX_SEED}", name)
     return int(seed)
 
 
@@ -138,5 +138,5 @@ def as_options(options) -> Options:
         return parse_options(**options)
     if isinstance(options, (list, tuple)):
         return parse_options(list(options))
-    raise RuleError(f"options must be an Options, a dict or a list of NAME=VALUE, got "
-                    f"{options!r}")
+    raise UsageError(f"options must be an Options, a dict or a list of NAME=VALUE, got "
+                     f"{options!r}")

@@ -29,12 +29,12 @@ def fast_engine():
 @pytest.fixture
 def friday_here(monkeypatch):
     """The ``friday`` command run in this process, as its console script runs it
-    (``sim.cli.main``: Click's usage errors, RuleError and OSError become one ``error:`` line
-    and exit code 2): ``run(args, cwd, input="")`` returns a ``subprocess.CompletedProcess``
-    (returncode, stdout, stderr) as ``helpers.run_cli`` (the command in a fresh process) does.
-    It saves each call the fresh process's imports and engine load (2-3 s); the fresh-process
-    tests keep a representative case of each command and each kind of bad input in a fresh
-    process."""
+    (``sim.cli.main``: Click's usage errors, a FridayError (sim.errors) and OSError become one
+    ``error:`` line and exit code 2): ``run(args, cwd, input="")`` returns a
+    ``subprocess.CompletedProcess`` (returncode, stdout, stderr) as ``helpers.run_cli`` (the
+    command in a fresh process) does.  It saves each call the fresh process's imports and
+    engine load (2-3 s); the fresh-process tests keep a representative case of each command
+    and each kind of bad input in a fresh process."""
     import subprocess
     import types
     from typer.testing import CliRunner

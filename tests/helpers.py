@@ -38,7 +38,8 @@ import sim.observation as O
 from policies.scripted import ScriptedPolicy
 from sim.actions import action_name
 from sim.reference import Game
-from sim.rules import GREEN, PIRATES, RED, STEP_NAMES, Options, RuleError, start_life
+from sim.errors import UsageError
+from sim.rules import GREEN, PIRATES, RED, STEP_NAMES, Options, start_life
 
 # readable names for the card ids used in the tests
 DISTRACTED = [0, 1, 2, 3, 4]
@@ -229,7 +230,7 @@ def play_until_stop(g) -> Game:
     g.stopped, g.stop_message = False, ""
     try:
         g.play()
-    except RuleError as exc:
+    except UsageError as exc:
         if "ran out" not in str(exc):
             raise
         g.stopped, g.stop_message = True, str(exc)
@@ -309,8 +310,8 @@ class AutoPolicy:
             self.position += 1
             return self.prefix[self.position - 1]
         if phase == self.stop_at:
-            raise RuleError(f"auto: the action list ran out at a {phase} decision; legal: "
-                            + ", ".join(action_name(a) for a in legal))
+            raise UsageError(f"auto: the action list ran out at a {phase} decision; legal: "
+                             + ", ".join(action_name(a) for a in legal))
         for preferred in ((A_SKIP,) if phase == "hazard" else (A_DRAW, A_END) if phase == "fight"
                           else (A_DONE,)):
             if preferred in legal:

@@ -1,18 +1,20 @@
-"""Bad input gives a clear RuleError: level, options, deals, actions."""
+"""Bad input gives a clear error: a UsageError for a level, an option, a file, a name; a
+RuleError for a deal or an action the rules forbid (sim.errors)."""
 import pytest
 
 from helpers import make_deal, new_game, play
 from policies.scripted import ScriptedPolicy
 from sim.deal import load_deal
 from sim.reference import Game, IllegalAction
-from sim.rules import RuleError, check_level, parse_options
+from sim.errors import FridayError, RuleError, UsageError
+from sim.rules import check_level, parse_options
 
 
 @pytest.mark.parametrize("level", [0, 5, -1, "1", 1.0, True, None])
 def test_unknown_level(level):
-    with pytest.raises(RuleError, match="unknown level"):
+    with pytest.raises(UsageError, match="unknown level"):
         check_level(level)
-    with pytest.raises(RuleError, match="unknown level"):
+    with pytest.raises(UsageError, match="unknown level"):
         Game(level, 0, 0, ScriptedPolicy([]))
 
 
@@ -23,16 +25,16 @@ def test_unknown_level(level):
     (["plus1_counts_destroyed"], "must look like NAME=VALUE"),
 ])
 def test_bad_option_strings(pairs, match):
-    with pytest.raises(RuleError, match=match):
+    with pytest.raises(UsageError, match=match):
         parse_options(pairs)
 
 
 def test_bad_option_keywords():
-    with pytest.raises(RuleError):
+    with pytest.raises(UsageError):
         parse_options(old_age=True)
-    with pytest.raises(RuleError):
+    with pytest.raises(UsageError):
         parse_options(step_minus1_stacks=1)
-    with pytest.raises(RuleError, match="unknown rule option"):
+    with pytest.raises(UsageError, match="unknown rule option"):
         parse_options(old_ages="lose")
     assert parse_options(["step_minus1_stacks=FALSE"]).step_minus1_stacks is False
 
@@ -62,14 +64,14 @@ def test_bad_option_keywords():
 ])
 def test_malformed_deal(level, deal, match):
     d = deal(make_deal(level))
-    with pytest.raises(RuleError, match=match):
+    with pytest.raises(FridayError, match=match):      # RuleError, UsageError for the format
         new_game([], level, d).set_up()
 
 
 def test_deal_json_errors(tmp_path):
-    with pytest.raises(RuleError, match="not valid JSON"):
+    with pytest.raises(UsageError, match="not valid JSON"):
         load_deal("{nope")
-    with pytest.raises(RuleError, match="not found"):
+    with pytest.raises(UsageError, match="not found"):
         load_deal(str(tmp_path / "missing.json"))
     f = tmp_path / "deal.json"
     f.write_text('{"pirates": [60, 61]}')
@@ -90,16 +92,16 @@ def test_illegal_scripted_action_names_action_and_legal_ones():
 
 
 def test_unknown_action_name():
-    with pytest.raises(RuleError, match="unknown action 'fite:29'"):
+    with pytest.raises(UsageError, match="unknown action 'fite:29'"):
         ScriptedPolicy(["fite:29"])
-    with pytest.raises(RuleError, match="unknown action"):
+    with pytest.raises(UsageError, match="unknown action"):
         ScriptedPolicy(["use:69"])
 
 
 def test_script_running_out_is_a_clear_error():
     g = new_game(["fight:29"], 1, make_deal(1, hazards=[29, 31]))
-    with pytest.raises(RuleError, match="ran out after 1 actions at a fight decision; "
-                                        "legal: draw, pay"):
+    with pytest.raises(UsageError, match="ran out after 1 actions at a fight decision; "
+                                         "legal: draw, pay"):
         g.play()
 
 
@@ -114,9 +116,10 @@ def test_r2_1_aging_order_accepted_when_difficult_cards_are_below():
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", float("nan"), float("inf"), "1e999"])
 def test_policy_parameters_must_be_finite(value):
     """Policy.with_params (the CLI's --param and the Python API): NaN and infinities are
-    refused with a RuleError naming the parameter."""
+    refused with a UsageError naming the parameter."""
     from policies import load_policy
-    with pytest.raises(RuleError, match="cull_min_life of policy 'expert' must be a finite number"):
+    with pytest.raises(UsageError,
+                       match="cull_min_life of policy 'expert' must be a finite number"):
         load_policy("expert", {"cull_min_life": value})
     assert load_policy("expert", {"cull_min_life": "10"}).params[
         load_policy("expert").param_names.index("cull_min_life")] == 10.0

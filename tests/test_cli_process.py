@@ -101,7 +101,7 @@ def test_a_mistyped_command_option_or_value_is_one_error_line(tmp_path, args, me
 
 
 # The bad inputs run in a fresh process, as a user runs the command, for one case of each
-# command and each kind of input (a Click check, a RuleError, a file that cannot be written, a
+# command and each kind of input (a Click check, a FridayError, a file that cannot be written, a
 # policy file's illegal action, a deal file); the others run the same entry point, sim.cli.main,
 # in this process (conftest's friday_here), with the same checks.
 FRESH = {"simulate --games 0", "simulate --policy nope --games 1",

@@ -16,8 +16,9 @@ from sim.fast import run_batch                        # noqa: E402
 from sim.fast.api import summary_chunk                # noqa: E402
 from sim.lab import cluster as K                      # noqa: E402
 from sim.lab.run import Chunk, Setup                  # noqa: E402
+from sim.errors import UsageError                       # noqa: E402
 from sim.lab.ship import policy_from_wire, policy_wire, to_wire    # noqa: E402
-from sim.rules import Options, RuleError              # noqa: E402
+from sim.rules import Options                          # noqa: E402
 
 from helpers import run_cli                            # noqa: E402
 
@@ -179,7 +180,7 @@ def test_a_dead_worker_has_its_chunk_rerun(dask2, tmp_path):
     ("http://host:8786", "use local:N"),
 ])
 def test_malformed_addresses(address, message):
-    with pytest.raises(RuleError, match=message):
+    with pytest.raises(UsageError, match=message):
         K.parse_address(address)
 
 

@@ -199,8 +199,8 @@ def test_compare_out_has_the_pirate_columns_of_simulate_out(tmp_path):
      "one lacks the column(s) score, step, cause"),
 ])
 def test_summarize_refuses_what_is_not_a_result_frame(bad, message):
-    from sim.rules import RuleError
-    with pytest.raises(RuleError) as err:
+    from sim.errors import UsageError
+    with pytest.raises(UsageError) as err:
         summarize(bad)
     assert str(err.value) == message
 

@@ -9,7 +9,8 @@ import sim.observation as O
 from helpers import (MORONIC, VERY_HUNGRY, VERY_STUPID, check_conservation, make_deal, new_game,
                      play, position)
 from sim.deal import DEAL_KEYS, check_deal
-from sim.rules import YELLOW, RuleError
+from sim.errors import FridayError, RuleError
+from sim.rules import YELLOW
 
 A_DISTRACTED = 18     # a normal aging card
 # issue 27: the Robinson stack's aging card is very hungry (difficult), the rest lie in order
@@ -18,7 +19,7 @@ DIFFICULT_SETUP_CARD = {"robinson_stack": list(range(18)) + [VERY_HUNGRY],
 
 
 def refused(level, deal, match):
-    with pytest.raises(RuleError, match=match) as info:
+    with pytest.raises(FridayError, match=match) as info:     # RuleError; UsageError: format
         check_deal(level, deal)
     assert "\n" not in str(info.value)
     return str(info.value)

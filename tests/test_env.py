@@ -10,7 +10,7 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from sim.play.env import FridayEnv  # noqa: E402
-from sim.rules import RuleError  # noqa: E402
+from sim.errors import UsageError  # noqa: E402
 
 
 def test_check_env_passes():
@@ -44,7 +44,7 @@ def test_illegal_action_ends_the_episode_with_a_penalty_and_bad_reward_kind():
     obs2, reward, terminated, _, info2 = env.step(illegal)
     assert terminated and reward == -1.0 and info2["illegal_action"]
     assert np.array_equal(obs, obs2)
-    with pytest.raises(RuleError, match="reward"):
+    with pytest.raises(UsageError, match="reward"):
         FridayEnv(reward="points")
 
 
@@ -62,7 +62,7 @@ def test_the_guide_env_example_runs(capsys):
 
 def test_step_before_reset_says_to_call_reset_first():
     env = FridayEnv(level=1)
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(UsageError) as err:
         env.step(0)
     assert str(err.value) == "FridayEnv.step: no episode yet: call reset() first"
 
@@ -74,12 +74,12 @@ def test_step_after_the_end_says_the_episode_is_over():
         obs, reward, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         if terminated:
             break
-    with pytest.raises(RuleError, match="the episode is over: call reset"):
+    with pytest.raises(UsageError, match="the episode is over: call reset"):
         env.step(0)
 
 
 def test_step_refuses_what_is_not_an_action():
     env = FridayEnv(level=1)
     env.reset(seed=3)
-    with pytest.raises(RuleError, match="action None is not an action"):
+    with pytest.raises(UsageError, match="action None is not an action"):
         env.step(None)

@@ -120,7 +120,7 @@ CASES += [
     ([*REPLAY, "--out", "x.html"], "--out goes with --format html"),
     ([*REPLAY, "--format", "jsonl", "--force"], "--force goes with --format html"),
     # tune: the parameters and their ranges, the study file, the validation, --out
-    ([*TUNE[:2], *TUNE[4:]], "give at least one --param"),
+    ([*TUNE[:2], *TUNE[4:]], "--param must name at least one parameter"),
     ([*TUNE, "--param", "nope=0:1"], "policy 'veteran' has no parameter 'nope'"),
     ([*TUNE, "--param", "value_weight=0.5:0.6"], "--param value_weight is given twice"),
     ([*TUNE[:3], "late_value_weight=0.9:0.5", *TUNE[4:]], "the range is inverted"),
@@ -129,7 +129,7 @@ CASES += [
     ([*TUNE[:3], "late_value_weight=0:inf", *TUNE[4:]], "HIGH must be a finite number"),
     ([*TUNE[:3], "late_value_weight=0.5", *TUNE[4:]], "must be NAME=LOW:HIGH"),
     ([*TUNE[:3], "late_value_weight=0:1:2", *TUNE[4:]], "must be NAME=LOW:HIGH"),
-    ([*TUNE, "--sampler", "cmaes"], "--sampler cmaes needs at least two --param"),
+    ([*TUNE, "--sampler", "cmaes"], "--sampler cmaes needs at least two params"),
     ([*TUNE, "--sampler", "grid"], "Invalid value for '--sampler'"),
     ([*TUNE[:5], "7", *TUNE[6:]], "unknown level 7"),
     ([*TUNE[:7], "0", *TUNE[8:]], "greater than or equal to 1"),

@@ -10,7 +10,7 @@ from policies import Policy, load_policy
 from sim.fast import play_fast, policy_function, run_batch, run_summary
 from sim.fast.layout import POLICY_SIG
 from sim.reference import play_game
-from sim.rules import RuleError
+from sim.errors import RuleError, UsageError
 
 from helpers import ROOT, run_python
 
@@ -85,7 +85,7 @@ def test_scripted_actions_replay_a_game():
     g = play_game(2, 4, 9, Rec())
     f = play_fast(2, 4, 9, None, actions=rec, record=True)
     assert f["trace"] == g.trace and not f["stopped"]
-    with pytest.raises(RuleError, match="ran out"):
+    with pytest.raises(UsageError, match="ran out"):
         play_fast(2, 4, 9, None, actions=rec[:3])
     # stop_when_out: the game so far, up to the 4th decision, whose legal actions come too
     part = play_fast(2, 4, 9, None, actions=rec[:3], record=True, stop_when_out=True)

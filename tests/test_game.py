@@ -21,7 +21,8 @@ from sim.fast import play_fast, run_batch
 from sim.fast.numba_wall import address_of, lean_jit
 from sim.fast.machine import clone_into
 from sim.reference import play_game
-from sim.rules import CAUSE_NAMES, RuleError, STEP_NAMES
+from sim.errors import RuleError, UsageError
+from sim.rules import CAUSE_NAMES, STEP_NAMES
 
 POLICIES = ("random", "always-fight", "cull-green", "expert")
 N_GAMES = 1000
@@ -64,7 +65,7 @@ def test_game_api_names_errors_and_drawing():
     assert all(n.startswith("fight:") for n in names) and len(names) == 2
     with pytest.raises(RuleError, match="not legal at this hazard decision"):
         g.step("draw")
-    with pytest.raises(RuleError, match="unknown action"):
+    with pytest.raises(UsageError, match="unknown action"):
         g.step("fight")
     g.step(names[0])
     assert g.phase == "fight" and "fight decision, legal" in str(g)
@@ -73,7 +74,7 @@ def test_game_api_names_errors_and_drawing():
     assert g.is_over and set(result) >= {"won", "score", "cause"} and "game over" in str(g)
     with pytest.raises(RuleError, match="over"):
         g.step("end")
-    with pytest.raises(RuleError, match="unknown rule option"):
+    with pytest.raises(UsageError, match="unknown rule option"):
         Game.new(options={"old_agee": "lose"})
 
 
@@ -247,7 +248,7 @@ LAST = "0..9223372036854775807"
 def test_game_new_refuses_seeds_and_game_indices_the_engine_cannot_deal(kw, message):
     """The same words as sim.lab.simulate's seed and first_game (sim.rules.check_seed), never a
     Numba traceback or a silently wrapped index."""
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(UsageError) as err:
         Game.new(level=1, **kw)
     assert str(err.value) == message
 
@@ -259,7 +260,7 @@ def test_game_new_takes_the_last_seed_and_game_index():
 
 def test_resampled_refuses_a_negative_seed():
     g = Game.new(level=1, seed=3)
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(UsageError) as err:
         g.resampled(-3)
     assert str(err.value) == f"seed -3 out of range: use {LAST}"
     assert g.resampled(np.uint64(7)).phase == "hazard"
@@ -268,7 +269,7 @@ def test_resampled_refuses_a_negative_seed():
 @pytest.mark.parametrize("bad", [None, 1.5, True, [3], {"a": 1}])
 def test_step_refuses_what_is_not_an_action(bad):
     g = Game.new(level=1, seed=3)
-    with pytest.raises(RuleError) as err:
+    with pytest.raises(UsageError) as err:
         g.step(bad)
     assert str(err.value) == (f"action {bad!r} is not an action: give an action id (an int) "
                               "or a name such as 'draw' (g.legal_action_names())")

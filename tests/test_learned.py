@@ -14,7 +14,7 @@ from sim.actions import A_END, A_FIGHT, A_PAY
 from sim.cards import N_CARDS
 from sim.fast import run_batch
 from sim.play import Game
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -146,7 +146,7 @@ def test_other_weights_by_name_and_bad_weights_are_one_error(tmp_path):
     r1, r2 = run_batch(1, 3, 0, 200, flat), run_batch(1, 3, 0, 200, veteran)
     assert np.array_equal(r1["score"], r2["score"])      # every score 0: the veteran's games
     (tmp_path / "narrow.json").write_text(json.dumps(dict(shipped, W1=shipped["W1"][:-1])))
-    with pytest.raises(RuleError, match="do not fit policy learned"):
+    with pytest.raises(UsageError, match="do not fit policy learned"):
         load_policy(f"learned[weights={tmp_path / 'narrow.json'}]")
-    with pytest.raises(RuleError, match="cannot read the weights"):
+    with pytest.raises(UsageError, match="cannot read the weights"):
         load_policy(f"learned[weights={tmp_path / 'none.json'}]")

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from policies import load_policy
 from sim.cli import app
-from sim.rules import RuleError
+from sim.errors import FridayError, UsageError
 
 from helpers import run_cli, run_python
 
@@ -121,7 +121,7 @@ def test_file_variant_and_parameters(folders):
     p = load_policy(f"{pol}/mine.py:brave[reserve=3]")
     assert p.name == f"{pol}/mine.py:brave[reserve=3]" and p.params.tolist() == [3.0]
     assert p.record()["overrides"] == {"reserve": 3.0} and p.record()["sha256"]
-    with pytest.raises(RuleError, match="no parameter 'bold'"):
+    with pytest.raises(UsageError, match="no parameter 'bold'"):
         load_policy(f"{pol}/mine.py:brave[bold=1]")
 
 
@@ -152,7 +152,7 @@ def test_bad_policy_is_one_clear_error(tmp_path, func, message):
 
 def test_file_that_fails_to_import(tmp_path):
     (tmp_path / "boom.py").write_text("import no_such_module_anywhere\n")
-    with pytest.raises(RuleError, match="boom.py.*failed to load: ModuleNotFoundError"):
+    with pytest.raises(UsageError, match="boom.py.*failed to load: ModuleNotFoundError"):
         load_policy(f"{tmp_path}/boom.py:f")
 
 
@@ -170,12 +170,12 @@ def test_a_function_that_cannot_be_a_policy_is_refused_from_python_too():
     @njit
     def half(obs, legal, n_legal, params, rng):
         return 0.5
-    with pytest.raises(RuleError, match=r"'three' \(.*test_policy_files.py, function three\) "
+    with pytest.raises(FridayError, match=r"'three' \(.*test_policy_files.py, function three\) "
                                         r"takes 3 arguments \(obs, legal, n_legal\), not the 5"):
         load_policy(three)
     pol = load_policy(half)
-    with pytest.raises(RuleError, match=r"'half' \(.*, function half\) returns float64, not an "
+    with pytest.raises(FridayError, match=r"'half' \(.*, function half\) returns float64, not an "
                                         r"action id \(int\)"):
         run_batch(1, 1, 0, 5, pol)
-    with pytest.raises(RuleError, match=r"'half' \(.*\) returns float64, not an action id"):
+    with pytest.raises(FridayError, match=r"'half' \(.*\) returns float64, not an action id"):
         Game(1, 1, 0, pol).play()

@@ -3,7 +3,7 @@ import pytest
 
 from policies import load_policy
 from policies.spec import PolicySpec, parse_policy_spec
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 
 @pytest.mark.parametrize("text,base,params", [
@@ -35,7 +35,7 @@ def test_parse(text, base, params):
     ("", "empty policy name"),
 ])
 def test_malformed(text, message):
-    with pytest.raises(RuleError, match=message):
+    with pytest.raises(UsageError, match=message):
         parse_policy_spec(text)
 
 
@@ -60,5 +60,5 @@ def test_variant_loads_with_parameters_and_canonical_name():
     ("nofile.py:f[a=1]", "not found"),
 ])
 def test_variant_errors(text, message):
-    with pytest.raises(RuleError, match=message):
+    with pytest.raises(UsageError, match=message):
         load_policy(text)

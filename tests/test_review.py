@@ -169,5 +169,5 @@ def test_a_reviewed_decision_draws_the_table_and_every_actions_chance():
     for r in rows[rows.decision == d].itertuples():
         assert f"{r.label}: <b>{r.chance:.1%}</b>" in html.replace("&#x27;", "'")
     assert html.count("(best)") == 1 and html.count("&#9654;") == 1
-    with pytest.raises(V.RuleError, match="was not reviewed"):
+    with pytest.raises(V.UsageError, match="was not reviewed"):
         V.ReviewedDecision(played, rows, len(played.actions) + 5)

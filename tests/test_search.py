@@ -15,7 +15,7 @@ from sim.cli import app
 from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
 from sim.fast.search_api import LOG_COLUMNS, decide_at, decision_log
-from sim.rules import RuleError
+from sim.errors import UsageError
 
 from helpers import run_cli
 
@@ -49,7 +49,7 @@ def test_policies_command_lists_search_with_its_parameters():
 
 def test_reference_engine_refuses_search_in_python():
     from sim.reference import play_batch
-    with pytest.raises(RuleError, match="fast engine"):
+    with pytest.raises(UsageError, match="fast engine"):
         play_batch(1, 1, 0, 1, load_policy("search"))
 
 

@@ -16,7 +16,7 @@ from sim.deal import check_deal
 from sim.fast import layout as Y
 from sim.fast.api import play_fast
 from sim.reference import play_game
-from sim.rules import RuleError
+from sim.errors import FridayError, RuleError, UsageError
 
 
 def table_game(level, seed, game, policy="veteran"):
@@ -143,14 +143,14 @@ def test_more_table_shuffles_than_the_game_had_is_an_error():
     ({"hazard_reshuffles": [[-1]]}, "unknown card ids [-1]"),
 ])
 def test_table_shuffles_the_deal_alone_rules_out(orders, message):
-    with pytest.raises(RuleError) as error:
+    with pytest.raises(FridayError) as error:            # RuleError; UsageError: the format
         check_deal(1, orders)
     assert message in str(error.value)
 
 
 def test_one_call_of_the_fast_engine_refuses_more_than_one():
     deal, _, _ = table_game(4, 1, 0)
-    with pytest.raises(RuleError, match="played by sim.Game or the reference engine"):
+    with pytest.raises(UsageError, match="played by sim.Game or the reference engine"):
         play_fast(4, 1, 0, load_policy("veteran"), deal=deal)
 
 
@@ -215,5 +215,5 @@ def test_the_samples_transcript_gives_its_shuffles_so_any_seed_replays_it():
      "the deal both give robinson_reshuffles: give the table's shuffles in one of them"),
 ])
 def test_a_bad_shuffle_line_is_one_error(lines, deal, message):
-    with pytest.raises(RuleError, match=message):
+    with pytest.raises(UsageError, match=message):
         ScriptedPolicy(["fight:30"] + lines).deal_with_shuffles(deal)

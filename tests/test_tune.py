@@ -19,7 +19,7 @@ optuna = pytest.importorskip("optuna")
 from policies import load_policy                       # noqa: E402
 from sim.lab import tune as T                          # noqa: E402
 from sim.lab.tune_study import check_study, tune       # noqa: E402
-from sim.rules import RuleError                        # noqa: E402
+from sim.errors import UsageError                       # noqa: E402
 
 RANGES = ["value_weight=0.4:0.8", "reach_cards=10:22"]
 
@@ -49,21 +49,21 @@ def test_ranges_whole_numbers_only_for_a_whole_default_and_whole_bounds():
 
 
 @pytest.mark.parametrize("texts, message", [
-    ([], "give at least one --param"),
+    ([], "params must name at least one parameter"),
     (["nope=0:1"], "has no parameter 'nope'"),
     (["value_weight=1:0"], "inverted"), (["value_weight=1:1"], "empty"),
     (["value_weight=x:1"], "LOW 'x' is not a number"), (["value_weight=0:nan"], "finite"),
     (["value_weight"], "NAME=LOW:HIGH"), (["value_weight=0:1", "value_weight=0:2"], "twice"),
 ])
 def test_bad_ranges_are_one_clear_error(texts, message):
-    with pytest.raises(RuleError, match=message):
+    with pytest.raises(UsageError, match=message):
         T.parse_ranges(load_policy("veteran"), texts)
 
 
 def test_validation_seed_is_fresh():
     assert T.validation_seed(1, None) == 1_000_004
     assert T.validation_seed(2**63 - 1, None) == 1_000_002        # wrapped into 0..2**63-1
-    with pytest.raises(RuleError, match="must differ"):
+    with pytest.raises(UsageError, match="must differ"):
         T.validation_seed(5, 5)
 
 
@@ -105,14 +105,14 @@ def test_a_study_of_another_question_or_program_is_refused_untouched(tmp_path, f
                         (dict(options=["old_age=continue"]), "rule options")]:
         args = {"policy": "veteran", "params": RANGES, "level": 1, "games": 200, "seed": 7,
                 **other}
-        with pytest.raises(RuleError, match="holds another tuning: its .*" + re.escape(part)):
+        with pytest.raises(UsageError, match="holds another tuning: its .*" + re.escape(part)):
             check_study(path, T.question(**args))
     assert _sha(path) == before
     mine = tmp_path / "mine.db"                    # another program's database
     with sqlite3.connect(mine) as db:
         db.execute("create table notes (text)")
     before = _sha(mine)
-    with pytest.raises(RuleError, match="is not a study database of friday tune"):
+    with pytest.raises(UsageError, match="is not a study database of friday tune"):
         check_study(mine, T.question("veteran", RANGES, 1, 200, 7))
     assert _sha(mine) == before
 

@@ -7,7 +7,8 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from sim.rules import RuleError, check_level, parse_levels, parse_options
+from sim.errors import UsageError
+from sim.rules import check_level, parse_levels, parse_options
 from .common import (CardsOpt, ChunkOpt, ClusterOpt, ForceOpt, LevelOpt, OptionOpt, ParamOpt,
                      PolicyOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt, cluster_or_none, command,
                      games_option, load_cards, load_policy)
@@ -81,9 +82,9 @@ def parse_target_rate(text: str | None) -> float | None:
     try:
         v = float(t[:-1]) / 100 if t.endswith("%") else float(t)
     except ValueError:
-        raise RuleError(f"--target {text!r} must be a win rate like 0.2 or 20%") from None
+        raise UsageError(f"--target {text!r} must be a win rate like 0.2 or 20%") from None
     if not 0 < v < 1:
-        raise RuleError(f"--target {text!r} must be a win rate strictly between 0 and 1")
+        raise UsageError(f"--target {text!r} must be a win rate strictly between 0 and 1")
     return v
 
 
@@ -117,7 +118,7 @@ def sweep(
     check_level(level)
     swept, fixed = _swept_and_fixed(set_)
     check_file(out, (".png",), force)
-    check_file(csv, (".csv",), force, "--csv")
+    check_file(csv, (".csv",), force, "csv")
     rate, options = parse_target_rate(target), parse_options(option)
     table, vals, pol = load_cards(cards, fixed), B.parse_values(values), load_policy(policy, param)
     with cluster_or_none(cluster) as dask:
@@ -131,8 +132,8 @@ def _swept_and_fixed(sets: list[str]) -> tuple[str, list[str]]:
     from sim.cardtable import parse_target
     swept = [s for s in sets if "=" not in s]
     if len(swept) != 1:
-        raise RuleError("give exactly one --set CARD.FIELD without a value (the field to "
-                        f"sweep); got {len(swept)}: {', '.join(swept) or 'none'}")
+        raise UsageError("give exactly one --set CARD.FIELD without a value (the field to "
+                         f"sweep); got {len(swept)}: {', '.join(swept) or 'none'}")
     parse_target(swept[0])
     return swept[0], [s for s in sets if "=" in s]
 

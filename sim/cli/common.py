@@ -1,17 +1,19 @@
 """What every ``friday`` command shares: the option types, the checks Typer cannot make, and
-the one place where a RuleError or OSError becomes an ``error:`` line (exit code 2) and
-Ctrl-C becomes exit code 130 after what was finished has been reported."""
+the one place where a FridayError (sim.errors) or OSError becomes an ``error:`` line (exit code
+2), naming the flags the user typed where the library names its parameters, and Ctrl-C becomes
+exit code 130 after what was finished has been reported."""
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Annotated, List, Literal, Optional
 
 import typer
 
-from sim.errors import FridayError
+from sim.errors import FridayError, UsageError
 from sim.rng import MAX_SEED
-from sim.rules import RuleError, name_values
+from sim.rules import name_values
 
 Engine = Literal["fast", "reference"]
 
@@ -47,11 +49,40 @@ ChunkOpt = Annotated[Optional[int], typer.Option(
                 "task on a cluster)")]
 
 
+# A library parameter whose flag is not --NAME with - for _ (sim.errors.UsageError.argument).
+FLAGS = {"params": "--param", "summary": "--summary-only", "sets": "--set"}
+# The parameters a library message may name as keyword arguments (NAME=VALUE) beside its own.
+KEYWORDS = ("force", "engine", "seed", "sampler", "summary", "validate_seed")
+
+
+def flag(argument: str) -> str:
+    """The command line's flag for a library parameter: ``games`` -> ``--games``."""
+    return FLAGS.get(argument, "--" + argument.replace("_", "-"))
+
+
+def error_line(exc: Exception) -> str:
+    """A FridayError as the command line says it: the library's words with its flags put in,
+    the parameter at fault (``games must be ...`` -> ``--games must be ...``, else a
+    ``--games:`` prefix) and every parameter the message names as a keyword argument
+    (``force=True`` -> ``--force``, ``engine='fast'`` -> ``--engine fast``)."""
+    message, argument = str(exc), getattr(exc, "argument", None)
+    if argument:
+        lead = re.match(rf"{re.escape(argument)}\b", message)
+        message = (flag(argument) + message[lead.end():] if lead else
+                   f"{flag(argument)}: {message}")
+
+    def keyword(m):
+        value = m.group(3)
+        return flag(m.group(1)) + ("" if value == "True" else f" {value}")
+    names = "|".join(sorted(KEYWORDS, key=len, reverse=True))
+    return re.sub(rf"\b({names})=('?)([^\s',;:)]+)\2", keyword, message)
+
+
 def command(app: typer.Typer, name: str | None = None):
-    """``@command(app)``: a Typer command whose bad input (RuleError) and files that cannot be
-    read or written (OSError) are one ``error:`` line, exit code 2.  Ctrl-C: exit code 130,
-    after the command has reported and written what finished (SimulationInterrupted) or at
-    once (KeyboardInterrupt)."""
+    """``@command(app)``: a Typer command whose bad input (FridayError, said by error_line) and
+    files that cannot be read or written (OSError) are one ``error:`` line, exit code 2.
+    Ctrl-C: exit code 130, after the command has reported and written what finished
+    (SimulationInterrupted) or at once (KeyboardInterrupt)."""
     def register(f):
         @functools.wraps(f)
         def body(*args, **kwargs):
@@ -66,8 +97,8 @@ def command(app: typer.Typer, name: str | None = None):
             except KeyboardInterrupt:
                 typer.echo("\naborted: nothing more reported or written", err=True)
                 raise typer.Exit(130)
-            except FridayError as exc:          # RuleError, UsageError, MissingExtra
-                message = str(exc)
+            except FridayError as exc:
+                message = error_line(exc)
             except OSError as exc:
                 where = f"{exc.filename}: " if exc.filename else ""
                 message = f"{where}{exc.strerror or exc}"
@@ -96,7 +127,7 @@ def cluster_or_none(address: str | None, engine: str = "fast"):
     if address is None:
         return contextlib.nullcontext(None)
     if engine != "fast":
-        raise RuleError("--cluster runs the fast engine only")
+        raise UsageError("--cluster runs the fast engine only")
     from sim.lab.cluster import Cluster, parse_address
     parse_address(address)
     return Cluster(address)

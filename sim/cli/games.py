@@ -7,7 +7,8 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from sim.rules import RuleError, parse_levels, parse_options
+from sim.errors import UsageError
+from sim.rules import parse_levels, parse_options
 from .common import (CardsOpt, ChunkOpt, ClusterOpt, Engine, ForceOpt, LevelOpt, OptionOpt,
                      ParamOpt, PolicyOpt, QuietOpt, SeedOpt, SetOpt, ThreadsOpt,
                      cluster_or_none, command, games_option, load_cards, load_policy)
@@ -44,14 +45,14 @@ def simulate(
     from sim.lab.simulate import run_simulation
     levels = parse_levels(level)
     if summary_only and out is not None:
-        raise RuleError("--summary-only keeps no rows: it cannot be combined with --out")
+        raise UsageError("--summary-only keeps no rows: it cannot be combined with --out")
     check_file(out, (".parquet",), force)
     options, table = parse_options(option), load_cards(cards, set_)
     pol = load_policy(policy, param)
     pol.check_engine(engine)
     if log_decisions is not None:
         if out is not None and log_decisions.resolve() == out.resolve():
-            raise RuleError("--log-decisions and --out name the same file: give two")
+            raise UsageError("--log-decisions and --out name the same file: give two")
         pol = _with_log(pol, summary_only or cluster is not None, log_decisions, force)
     with cluster_or_none(cluster, engine) as dask:
         run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,
@@ -63,12 +64,12 @@ def _with_log(pol, elsewhere: bool, path: Path, force: bool):
     """The search policy that keeps its decision log (--log-decisions), checked."""
     from sim.lab.files import check_file
     if not pol.searches:
-        raise RuleError("--log-decisions records a search policy's decisions: use --policy "
-                        "search (or a variant of it)")
+        raise UsageError("--log-decisions records a search policy's decisions: use --policy "
+                         "search (or a variant of it)")
     if elsewhere:
-        raise RuleError("--log-decisions needs the games in this process: drop "
-                        "--summary-only / --cluster")
-    check_file(path, (".parquet",), force, "--log-decisions")
+        raise UsageError("--log-decisions needs the games in this process: drop "
+                         "--summary-only / --cluster")
+    check_file(path, (".parquet",), force, "log_decisions")
     return pol.with_log()
 
 
@@ -90,11 +91,11 @@ def compare(
     McNemar's exact test, paired score differences; Holm-adjusted ranking for 3+ policies."""
     from sim.lab.files import check_file
     if not policies or len(policies) < 2:
-        raise RuleError("compare needs at least two policies, e.g. `friday compare expert "
-                        "'expert[cull_max_missing=0]'` (the same one twice is allowed)")
+        raise UsageError("compare needs at least two policies, e.g. `friday compare expert "
+                         "'expert[cull_max_missing=0]'` (the same one twice is allowed)")
     levels = parse_levels(level)
     check_file(out, (".parquet",), force)
-    check_file(figure, (".png", ".pdf", ".svg"), force, "--figure")
+    check_file(figure, (".png", ".pdf", ".svg"), force, "figure")
     options, table = parse_options(option), load_cards(cards, set_)
     pols = [load_policy(p) for p in policies]
     with cluster_or_none(cluster) as dask:

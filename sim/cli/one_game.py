@@ -7,7 +7,8 @@ from typing import Annotated, Literal, Optional
 
 import typer
 
-from sim.rules import RuleError, check_level, parse_options
+from sim.errors import UsageError
+from sim.rules import check_level, parse_options
 from .common import (CardsOpt, Engine, ForceOpt, OptionOpt, ParamOpt, PolicyOpt, SeedOpt, SetOpt,
                      command, index_option, load_cards, load_policy)
 from .options import DealOpt, GameOpt, IdsOpt, LevelNumber, rollouts_option
@@ -78,10 +79,10 @@ def check_page(format: str, out: Path | None, force: bool):
     """--out and --force go with --format html, which needs them: refused before any game."""
     from sim.lab.files import check_file
     if format == "html" and out is None:
-        raise RuleError("--format html writes a page: give --out FILE.html")
+        raise UsageError("--format html writes a page: give --out FILE.html")
     if format != "html" and (out is not None or force):
-        raise RuleError(f"--{'out' if out is not None else 'force'} goes with --format html "
-                        f"(--format {format} prints to standard output)")
+        raise UsageError(f"--{'out' if out is not None else 'force'} goes with --format html "
+                         f"(--format {format} prints to standard output)")
     check_file(out, (".html",), force)
 
 
@@ -138,12 +139,12 @@ def play(
     from sim.lab.coach import Coach
     from sim.play.terminal import play_in_terminal
     check_level(level)
-    check_file(save, (".txt",), force, "--save")
+    check_file(save, (".txt",), force, "save")
     seed = secrets.randbelow(1 << 31) if seed is None else seed
     options = parse_options(option)
     if "reference" not in load_policy(hint).engines:       # a bad --hint fails first
-        raise RuleError(f"--hint {hint} needs the fast engine's state: choose another hint "
-                        "policy (play runs the reference engine)")
+        raise UsageError(f"--hint {hint} needs the fast engine's state: choose another hint "
+                         "policy (play runs the reference engine)")
     raise typer.Exit(play_in_terminal(
         level, seed, game, hint, options, ids, Coach(level, seed, game, options, rollouts),
         coach, None if save is None else _saver(save, level, seed, game, option)))

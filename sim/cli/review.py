@@ -47,8 +47,8 @@ def review(
     from sim.lab.files import check_file
     check_level(level)
     check_file(out, (".parquet",), force)
-    check_file(figure, (".png", ".svg", ".pdf"), force, "--figure")
-    check_file(html, (".html",), force, "--html")
+    check_file(figure, (".png", ".svg", ".pdf"), force, "figure")
+    check_file(html, (".html",), force, "html")
     roll = V.load_rollout_policy(rollout_policy)
     played = _play(level, seed, game, policy, deal, actions, option, cards, set_)
     rows, stopped = _review(V, played, rollouts, roll, quiet)

@@ -8,7 +8,8 @@ from policies.guard import ask, interruptible
 from sim import observation as O
 from sim.actions import action_name
 from sim.rng import engine_stream_start, policy_stream_start
-from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError, check_level
+from sim.errors import RuleError, UsageError
+from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, check_level
 from . import runner
 from . import summary
 from .ask import RAISED, ask_cached, decide_function, policy_function
@@ -45,7 +46,7 @@ def _set_threads(threads):
     if threads is not None:
         n = int(threads)
         if n < 1 or n > numba.config.NUMBA_NUM_THREADS:
-            raise RuleError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, not {threads}")
+            raise UsageError(f"threads must be 1..{numba.config.NUMBA_NUM_THREADS}, not {threads}")
         numba.set_num_threads(n)
 
 
@@ -123,7 +124,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     """One game with the fast engine: trace (as the reference's Game.trace), won, cause,
     score, life, turn, stats, stopped.  ``actions``: a list of action ids (or names) played
     instead of the policy; by default a list that runs out before the game ends is a
-    RuleError.  ``stop_when_out`` (with ``actions``): return the game so far instead, with
+    UsageError.  ``stop_when_out`` (with ``actions``): return the game so far instead, with
     ``stopped`` True and the trace up to the decision where the list ran out (no game_end
     event); with ``record`` the observations and legal actions include that decision's (the
     last ones).  The results other than the trace describe no finished game then.
@@ -149,9 +150,9 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1) if record else (1, 1), np.int64)
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
     if deal and shuffles_after_the_first(load_deal(deal)):     # _deal_array checked it
-        raise RuleError("a deal with more than one table shuffle of a stack is played by "
-                        "sim.Game or the reference engine (friday replay and friday review do so), "
-                        "not in one call of the fast engine")
+        raise UsageError("a deal with more than one table shuffle of a stack is played by "
+                         "sim.Game or the reference engine (friday replay and friday review do "
+                         "so), not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
     # that never returns (policies.guard)
     interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), engine_rng, policy_rng, prm,
@@ -160,8 +161,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     err = int(S[S_ERR])
     ran_out = err == ERR_ILLEGAL and actions is not None and int(S[S_ERR_ACTION]) == -1
     if ran_out and not stop_when_out:
-        raise RuleError(f"scripted: the action list ran out after {len(prm) - 1} actions at "
-                        f"a {O.PHASE_NAMES[int(S[S_ERR_PHASE])]} decision")
+        raise UsageError(f"scripted: the action list ran out after {len(prm) - 1} actions at "
+                         f"a {O.PHASE_NAMES[int(S[S_ERR_PHASE])]} decision")
     if err == ERR_ILLEGAL and not ran_out:
         if not record:                   # replay it recording decisions: the legal actions
             return play_fast(level, seed, game, policy, options, deal, actions, record=True,

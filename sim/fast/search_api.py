@@ -117,12 +117,12 @@ def decision_log(policy, level=1, games=100, seed=1, options=None, threads=None,
     """Play ``games`` games of a search policy (a spec or SearchPolicy) at one level: (the
     result columns as sim.fast.run_batch gives them, the decision log DataFrame)."""
     from policies import load_policy
-    from sim.rules import RuleError
+    from sim.errors import UsageError
     from .api import run_batch
     pol = load_policy(policy)
     if not pol.searches:
-        raise RuleError(f"the decision log records a search policy's decisions, not "
-                        f"{pol.name!r}'s")
+        raise UsageError(f"the decision log records a search policy's decisions, not "
+                         f"{pol.name!r}'s")
     pol = pol.with_log()
     rows = run_batch(level, seed, first_game, games, pol, options, threads, cards)
     return rows, concat_log(pol.log)

@@ -224,20 +224,21 @@ def parse_values(text: str) -> list[int]:
     except ValueError:
         values = []
     if not values or (ranged and len(values) not in (2, 3)):
-        raise CardTableError(f"--values {text!r} must look like A:B, A:B:STEP or A,B,C "
-                             f"(integers)")
+        raise CardTableError(f"values {text!r} must look like A:B, A:B:STEP or A,B,C "
+                             f"(integers)", "values")
     if ranged:
         a, b = values[:2]
         step = values[2] if len(values) == 3 else (1 if b >= a else -1)
         if step == 0 or (b - a) * step < 0:
-            raise CardTableError(f"--values {text!r}: the step {step} never goes from {a} to {b}")
+            raise CardTableError(f"values {text!r}: the step {step} never goes from {a} to {b}",
+                                 "values")
         values = list(range(a, b + (1 if step > 0 else -1), step))
     if len(set(values)) != len(values):
-        raise CardTableError(f"--values {text!r} repeats a value")
+        raise CardTableError(f"values {text!r} repeats a value", "values")
     if len(values) < 2:
-        raise CardTableError(f"--values {text!r}: a sweep needs at least two values")
+        raise CardTableError(f"values {text!r}: a sweep needs at least two values", "values")
     if len(values) > 200:
-        raise CardTableError(f"--values {text!r}: {len(values)} values; at most 200")
+        raise CardTableError(f"values {text!r}: {len(values)} values; at most 200", "values")
     return values
 
 

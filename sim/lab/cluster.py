@@ -22,7 +22,7 @@ import threading
 from collections import deque
 
 from sim.deprecation import moved
-from sim.rules import RuleError
+from sim.errors import MissingExtra, UsageError
 from .run import play_shipped
 from .ship import policy_wire, to_wire
 
@@ -36,12 +36,13 @@ def parse_address(address: str) -> tuple[str, object]:
     text = str(address).strip()
     if m := _LOCAL.fullmatch(text):
         if int(m.group(1)) < 1:
-            raise RuleError(f"--cluster {text}: a local cluster needs at least 1 worker")
+            raise UsageError(f"cluster {text}: a local cluster needs at least 1 worker",
+                             "cluster")
         return "local", int(m.group(1))
     if _REMOTE.fullmatch(text):
         return "remote", text
-    raise RuleError(f"--cluster {text!r}: use local:N (N worker processes on this machine) or "
-                    f"a scheduler address such as tcp://host:8786")
+    raise UsageError(f"cluster {text!r}: use local:N (N worker processes on this machine) or "
+                     f"a scheduler address such as tcp://host:8786", "cluster")
 
 
 class Cluster:
@@ -58,8 +59,7 @@ class Cluster:
         try:
             import distributed
         except ImportError:
-            raise RuleError("--cluster needs dask.distributed: install the cluster extra: "
-                            "pip install 'friday-lab[cluster]'") from None
+            raise MissingExtra("cluster", "dask.distributed", "a Dask cluster") from None
         if isinstance(self.address, distributed.Client):
             self.client = self.address             # someone else's: left open
             return self
@@ -143,7 +143,7 @@ class Cluster:
 
 
 def _connect(distributed, address):
-    """A Client of the scheduler at ``address``, or a RuleError within CONNECT_TIMEOUT_S
+    """A Client of the scheduler at ``address``, or a UsageError within CONNECT_TIMEOUT_S
     (+1) seconds: the handshake runs in a daemon thread, since a server that is no Dask
     scheduler can hold it forever (a plain HTTP server) or answer bytes Dask reads as a huge
     frame length (a MemoryError)."""
@@ -160,8 +160,8 @@ def _connect(distributed, address):
     if "client" in got:
         return got["client"]
     why = type(got["error"]).__name__ if "error" in got else "no answer"
-    raise RuleError(f"--cluster {address}: no Dask scheduler answered within "
-                    f"{CONNECT_TIMEOUT_S} s ({why})")
+    raise UsageError(f"cluster {address}: no Dask scheduler answered within "
+                     f"{CONNECT_TIMEOUT_S} s ({why})", "cluster")
 
 
 def connected(cluster):

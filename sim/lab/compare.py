@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from sim.cardtable import as_table
-from sim.rules import CAUSE_NAMES, STEP_NAMES, RuleError, as_options, check_seed, parse_levels
+from sim.errors import UsageError
+from sim.rules import CAUSE_NAMES, STEP_NAMES, as_options, check_seed, parse_levels
 from . import stats
 from .files import check_file, write_parquet
 from .run import Plan, Run, Setup, backend_for, concat_rows
@@ -60,10 +61,10 @@ def play_paired(policies, level="all", games: int = 100_000, seed: int = 1, opti
     from policies import load_policy
     from .cluster import connected
     if isinstance(policies, str) or not hasattr(policies, "__iter__"):
-        raise RuleError(f"policies must be a list of two or more policies, got {policies!r}")
+        raise UsageError(f"policies must be a list of two or more policies, got {policies!r}")
     pols = [load_policy(p) for p in policies]
     if len(pols) < 2:
-        raise RuleError("compare needs at least two policies (the same one twice is allowed)")
+        raise UsageError("compare needs at least two policies (the same one twice is allowed)")
     levels, seed = parse_levels(level), check_seed(seed)
     games, threads = check_games(games), check_threads(threads)
     opts, table = as_options(options), as_table(cards)

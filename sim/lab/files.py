@@ -9,7 +9,7 @@
   ``friday tune``), which may exist: it must be a file that can be opened for writing.
 * ``write_atomic``: the file is written under a temporary name in the same folder, then
   renamed: an error or Ctrl-C never leaves a half-written or ``.partial`` file, and an
-  ``OSError`` becomes one RuleError line (``error: cannot write ...``).
+  ``OSError`` becomes one UsageError line (``error: cannot write ...``).
 * ``command_line``: the command that made a file ("Made by `...`"), quoted for the shell.
 """
 from __future__ import annotations
@@ -21,73 +21,77 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sim.errors import UsageError
 from sim.provenance import provenance
-from sim.rules import RuleError
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)                  # read once: files get the mode any other program's would
 
 
 def _writable_folder(folder: Path):
-    """A RuleError unless a file can be created in the nearest existing ancestor of ``folder``
+    """A UsageError unless a file can be created in the nearest existing ancestor of ``folder``
     (itself included)."""
     here = folder.resolve()
     while not here.exists():
         here = here.parent
     if not here.is_dir():
-        raise RuleError(f"cannot write into {folder}: {here} is a file, not a folder")
+        raise UsageError(f"cannot write into {folder}: {here} is a file, not a folder")
     try:
         fd, probe = tempfile.mkstemp(dir=here, prefix=".friday-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise RuleError(f"cannot write into {folder}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write into {folder}: {exc.strerror or exc}") from None
 
 
-def _file_name(path: Path, suffixes, option: str):
+def _file_name(path: Path, suffixes, argument: str):
     """Refuse a folder or a name without one of ``suffixes`` where a file is wanted."""
     if path.is_dir():
-        raise RuleError(f"{path} is a folder: {option} takes a file name ending in "
-                        f"{' or '.join(suffixes)}")
+        raise UsageError(f"{argument} {path} is a folder: give a file name ending in "
+                         f"{' or '.join(suffixes)}", argument)
     if path.suffix.lower() not in suffixes:
-        raise RuleError(f"{option} must end in {' or '.join(suffixes)}, got {path.name!r}")
+        raise UsageError(f"{argument} must end in {' or '.join(suffixes)}, got {path.name!r}",
+                         argument)
 
 
-def check_file(path: Path | None, suffixes, force: bool, option: str = "--out"):
-    """Refuse an output file that could not or should not be written (see module doc)."""
+def check_file(path: Path | None, suffixes, force: bool, argument: str = "out"):
+    """Refuse an output file that could not or should not be written (see module doc);
+    ``argument``: the parameter that names it, for the message (sim.errors.UsageError)."""
     if path is None:
         return
     path = Path(path)
-    _file_name(path, suffixes, option)
+    _file_name(path, suffixes, argument)
     if path.exists() and not force:
-        raise RuleError(f"{path} exists: choose another file or pass --force to overwrite it")
+        raise UsageError(f"{argument} {path} exists: choose another file or pass force=True to "
+                         f"overwrite it", argument)
     _writable_folder(path.parent)
 
 
-def check_folder(out: Path | None, files, force: bool, option: str = "--out"):
+def check_folder(out: Path | None, files, force: bool, argument: str = "out"):
     """Refuse an output folder that is a file, holds any of ``files`` without ``force``, or
     cannot be written."""
     if out is None:
         return
     out = Path(out)
     if out.exists() and not out.is_dir():
-        raise RuleError(f"{option} {out} is a file: give a folder")
+        raise UsageError(f"{argument} {out} is a file: give a folder", argument)
     taken = [f for f in files if (out / f).exists()]
     if taken and not force:
-        raise RuleError(f"{out} already has {', '.join(taken)}: choose another {option} folder "
-                        f"or pass --force to overwrite")
+        raise UsageError(f"{argument} {out} already has {', '.join(taken)}: choose another folder "
+                         f"or pass force=True to overwrite", argument)
     for f in files:
         if (out / f).is_dir():
-            raise RuleError(f"{out / f} is a folder: it cannot be overwritten by a file")
+            raise UsageError(f"{out / f} is a folder: it cannot be overwritten by a file",
+                             argument)
     _writable_folder(out)
 
 
-def check_store(path: Path, suffixes, option: str):
+def check_store(path: Path, suffixes, argument: str):
     """Refuse a file that is created or else read and written in place (a database: ``friday
     tune --study``): a folder, a wrong suffix, a place where no file can be created, an
     existing file that cannot be opened for writing (tried for real, nothing written)."""
     path = Path(path)
-    _file_name(path, suffixes, option)
+    _file_name(path, suffixes, argument)
     if not path.exists():
         _writable_folder(path.parent)
         return
@@ -95,7 +99,7 @@ def check_store(path: Path, suffixes, option: str):
         with open(path, "r+b"):
             pass
     except OSError as exc:
-        raise RuleError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def write_atomic(path, write):
@@ -114,7 +118,7 @@ def write_atomic(path, write):
         os.replace(tmp, path)
         tmp = None
     except OSError as exc:
-        raise RuleError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         if tmp is not None and tmp.exists():
             tmp.unlink()

@@ -25,8 +25,9 @@ import pandas as pd
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name
 from ..deprecation import moved
+from ..errors import FridayError, RuleError, UsageError
 from ..rng import engine_stream_start, review_decision_start
-from ..rules import STEP_NAMES, RuleError
+from ..rules import STEP_NAMES
 from .stats import paired_proportion_difference, wilson_interval
 
 ROLLOUT_POLICY = "veteran"
@@ -69,8 +70,8 @@ def play_through(level: int, seed: int, game: int, policy=None, deal=None, actio
                                 f"({a}) of {len(actions)}")
             try:
                 aid = action_id(a) if isinstance(a, str) else int(a)
-            except (KeyError, ValueError, RuleError):
-                raise RuleError(f"action {i + 1} ({a!r}) is not an action name") from None
+            except (KeyError, FridayError):
+                raise UsageError(f"action {i + 1} ({a!r}) is not an action name") from None
             if aid not in g.legal_actions():
                 raise RuleError(f"action {i + 1} ({a}) breaks the rules at decision {i + 1} "
                                 f"({g.phase}); legal: {', '.join(g.legal_action_names())}")
@@ -143,12 +144,12 @@ def decision_rows(g, decision: int, taken: int, OUT: np.ndarray, label) -> list[
 
 def load_rollout_policy(policy):
     """The policy (a spec or Policy) that plays the continuations: a plain fast-engine one
-    (a searching one would take hours: RuleError)."""
+    (a searching one would take hours: UsageError)."""
     from policies import load_policy
     pol = load_policy(policy) if isinstance(policy, str) else policy
     if pol.searches or "fast" not in pol.engines:
-        raise RuleError(f"the rollout policy must be a plain fast-engine policy (not "
-                        f"{pol.name}: it would take hours)")
+        raise UsageError(f"the rollout policy must be a plain fast-engine policy (not "
+                         f"{pol.name}: it would take hours)")
     return pol
 
 
@@ -308,8 +309,8 @@ class ReviewedDecision:
     def __init__(self, played: Played, rows: pd.DataFrame, decision: int):
         self.rows = rows[rows.decision == decision]
         if self.rows.empty:
-            raise RuleError(f"decision {decision} was not reviewed (one legal action, or past "
-                            "the review's end)")
+            raise UsageError(f"decision {decision} was not reviewed (one legal action, or past "
+                             "the review's end)")
         self.g = played.start.clone()
         for action in played.actions[:decision]:
             self.g.step(action)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from sim.errors import UsageError
-from sim.rules import Options, RuleError
+from sim.rules import Options
 from .progress import ChunkSizer, StopFlag, prepare_engine, prepare_reference, progress_bar
 
 
@@ -64,10 +64,11 @@ class Plan:
 
     def __post_init__(self):
         if self.engine not in ("fast", "reference"):
-            raise RuleError(f"unknown engine {self.engine!r}: choose fast or reference")
+            raise UsageError(f"engine {self.engine!r} is unknown: choose fast or reference",
+                             "engine")
         if self.summary and self.engine != "fast":
-            raise RuleError("--summary-only runs on the fast engine only: drop --engine "
-                            "reference, or drop --summary-only to play the reference engine")
+            raise UsageError("summary runs on the fast engine only: drop engine='reference', "
+                             "or drop the summary to play the reference engine", "summary")
         for s in self.setups:
             s.policy.check_engine(self.engine)
 
@@ -209,7 +210,7 @@ class OnCluster:
 
     def prepare(self, plan: Plan, quiet: bool):
         if plan.engine != "fast":
-            raise RuleError("--cluster runs the fast engine only")
+            raise UsageError("cluster runs the fast engine only", "cluster")
         if plan.work is None:
             for s in plan.setups:
                 self.cluster.warm_up(s)
@@ -340,7 +341,8 @@ def backend_for(cluster=None, chunk=None, threads=None):
     (default: by the measured rate in process, CLUSTER_CHUNK on a cluster)."""
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int)
                               or chunk < 1):
-        raise RuleError(f"chunk must be a positive whole number of games, got {chunk!r}")
+        raise UsageError(f"chunk must be a positive whole number of games, got {chunk!r}",
+                         "chunk")
     return InProcess(threads, chunk) if cluster is None else OnCluster(cluster, chunk)
 
 

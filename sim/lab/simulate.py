@@ -8,7 +8,8 @@ import pandas as pd
 
 from sim.cardtable import as_table
 from sim.rng import MAX_SEED
-from sim.rules import (RESULT_COLUMNS, RuleError, as_options, check_seed, options_text,
+from sim.errors import UsageError
+from sim.rules import (RESULT_COLUMNS, as_options, check_seed, options_text,
                        parse_levels)
 from .files import write_parquet
 from .progress import SimulationInterrupted
@@ -19,11 +20,11 @@ from .summary import format_summary, summarize, summary_row, to_frame
 def check_games(games, first_game=0) -> int:
     """A positive whole number of games whose indices first_game .. stay within 0..2**63-1."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games <= 0:
-        raise RuleError(f"games must be a positive whole number, got {games!r}")
+        raise UsageError(f"games must be a positive whole number, got {games!r}", "games")
     first_game = check_seed(first_game, "first_game")
     if first_game + int(games) - 1 > MAX_SEED:
-        raise RuleError(f"games {games!r} from game {first_game} runs past the last game "
-                        f"index {MAX_SEED}")
+        raise UsageError(f"games {games!r} from game {first_game} runs past the last game "
+                         f"index {MAX_SEED}", "games")
     return int(games)
 
 
@@ -33,7 +34,7 @@ def check_threads(threads):
     most = numba.config.NUMBA_NUM_THREADS
     if threads is not None and (isinstance(threads, bool) or not isinstance(
             threads, (int, np.integer)) or not 1 <= threads <= most):
-        raise RuleError(f"threads must be 1..{most}, not {threads!r}")
+        raise UsageError(f"threads must be 1..{most}, not {threads!r}", "threads")
     return threads
 
 

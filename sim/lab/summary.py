@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sim.rules import CAUSE_NAMES, RESULT_COLUMNS, STEP_NAMES, RuleError
+from sim.errors import UsageError
+from sim.rules import CAUSE_NAMES, RESULT_COLUMNS, STEP_NAMES
 from .stats import wilson_interval
 
 
@@ -29,17 +30,17 @@ def _row(n: int, wins: int, mean, median, sd, reached, lost: dict) -> dict:
 
 
 def check_frame(df, by) -> None:
-    """A RuleError unless ``df`` is a frame of result rows with the columns ``by`` and those
+    """A UsageError unless ``df`` is a frame of result rows with the columns ``by`` and those
     a summary reads."""
     if not isinstance(df, pd.DataFrame):
         text = repr(df)
-        raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
-                        f"play_paired), not {type(df).__name__} "
-                        f"{text if len(text) <= 40 else text[:37] + '...'}")
+        raise UsageError(f"summarize takes a frame of game results (from sim.lab.simulate or "
+                         f"play_paired), not {type(df).__name__} "
+                         f"{text if len(text) <= 40 else text[:37] + '...'}")
     lacking = [c for c in (*by, "won", "score", "step", "cause") if c not in df.columns]
     if lacking:
-        raise RuleError(f"summarize takes a frame of game results (from sim.lab.simulate or "
-                        f"play_paired): this one lacks the column(s) {', '.join(lacking)}")
+        raise UsageError(f"summarize takes a frame of game results (from sim.lab.simulate or "
+                         f"play_paired): this one lacks the column(s) {', '.join(lacking)}")
 
 
 def summarize(df: pd.DataFrame, by=("level",)) -> pd.DataFrame:

@@ -254,7 +254,7 @@ def check_data_folder(data: Path, plan: Plan):
     plan in it readable (UsageError naming a bad file); more rounds continue a folder (round
     r's records do not depend on the rounds after it)."""
     from .files import check_folder, write_text
-    check_folder(data, (), True, "--data")
+    check_folder(data, (), True, "data")
     data.mkdir(parents=True, exist_ok=True)
     marker = data / "plan.json"
     mine = json.loads(json.dumps({k: v for k, v in asdict(plan).items() if k != "rounds"}))
@@ -263,10 +263,10 @@ def check_data_folder(data: Path, plan: Plan):
             theirs = json.loads(marker.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): "
-                             f"delete the data folder {data}, or use another") from None
+                             f"delete the data folder {data}, or use another", "data") from None
         if theirs != mine:
             raise UsageError(f"the data folder {data} holds the records of another training "
-                             f"plan ({marker}): use another folder, or the same options")
+                             f"plan ({marker}): use another folder, or the same options", "data")
     else:
         write_text(marker, json.dumps(mine, sort_keys=True, allow_nan=False) + "\n")
     for c in chunks_kept(data, plan, range(plan.rounds)):

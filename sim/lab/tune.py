@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.rules import Options, RuleError, check_level, check_seed
+from sim.errors import MissingExtra, UsageError
+from sim.rules import Options, check_level, check_seed
 from .progress import StopFlag
 
 STUDY_NAME = "friday-tune"
@@ -50,7 +51,7 @@ def optuna():
     try:
         import optuna as o
     except ImportError:
-        raise RuleError("friday tune needs Optuna: pip install 'friday-lab[tune]'") from None
+        raise MissingExtra("tune", "Optuna", "friday tune") from None
     o.logging.set_verbosity(o.logging.WARNING)
     return o
 
@@ -76,10 +77,11 @@ def _bound(text: str, which: str, value: str) -> float:
     try:
         number = float(value)
     except ValueError:
-        raise RuleError(f"--param {text!r}: {which} {value.strip()!r} is not a number "
-                        f"({USAGE})") from None
+        raise UsageError(f"params {text!r}: {which} {value.strip()!r} is not a number "
+                         f"({USAGE})", "params") from None
     if not np.isfinite(number):
-        raise RuleError(f"--param {text!r}: {which} must be a finite number, not {value!r}")
+        raise UsageError(f"params {text!r}: {which} must be a finite number, not {value!r}",
+                         "params")
     return number
 
 
@@ -89,26 +91,27 @@ def parse_ranges(policy, texts) -> tuple[ParamRange, ...]:
     if isinstance(texts, dict):
         texts = [f"{k}={lo}:{hi}" for k, (lo, hi) in texts.items()]
     if not texts:
-        raise RuleError(f"give at least one --param {USAGE} (the parameters to tune; `friday "
-                        f"policies` lists them)")
+        raise UsageError(f"params must name at least one parameter to tune, {USAGE} (`friday "
+                         f"policies` lists them)", "params")
     out = []
     for text in texts:
         name, eq, span = str(text).partition("=")
         name, (low, colon, high) = name.strip(), span.partition(":")
         if not eq or not colon or ":" in high or not name:
-            raise RuleError(f"--param {text!r} must be {USAGE}")
+            raise UsageError(f"params {text!r} must be {USAGE}", "params")
         if name in getattr(policy, "text_params", {}):
-            raise RuleError(f"parameter {name} of policy {policy.name!r} is a name, not a "
-                            f"number: it cannot be tuned")
+            raise UsageError(f"parameter {name} of policy {policy.name!r} is a name, not a "
+                             f"number: it cannot be tuned")
         if name not in policy.param_names:
             known = ", ".join(policy.param_names) or "none"
-            raise RuleError(f"policy {policy.name!r} has no parameter {name!r} (known: {known})")
+            raise UsageError(f"policy {policy.name!r} has no parameter {name!r} (known: {known})")
         if name in [r.name for r in out]:
-            raise RuleError(f"--param {name} is given twice: give each parameter one range")
+            raise UsageError(f"params {name} is given twice: give each parameter one range",
+                             "params")
         lo, hi = _bound(text, "LOW", low), _bound(text, "HIGH", high)
         if not lo < hi:
-            raise RuleError(f"--param {text!r}: the range is {'empty' if lo == hi else 'inverted'}"
-                            f": LOW must be below HIGH")
+            raise UsageError(f"params {text!r}: the range is {'empty' if lo == hi else 'inverted'}"
+                             f": LOW must be below HIGH", "params")
         default = float(policy.params[policy.param_names.index(name)])
         whole = default.is_integer() and bool(_WHOLE.match(low)) and bool(_WHOLE.match(high))
         out.append(ParamRange(name, lo, hi, "int" if whole else "float"))
@@ -161,17 +164,17 @@ def _is_file(policy) -> bool:
 
 def question(policy, params, level: int, games: int, seed: int, options=None,
              sampler: str = "tpe") -> Question:
-    """The Question of a command line or a call, every part checked (RuleError)."""
+    """The Question of a command line or a call, every part checked (UsageError)."""
     from policies import load_policy
     from sim.rules import as_options
     from .simulate import check_games
     if sampler not in SAMPLERS:
-        raise RuleError(f"unknown sampler {sampler!r}: choose tpe or cmaes")
+        raise UsageError(f"sampler {sampler!r} is unknown: choose tpe or cmaes", "sampler")
     pol = load_policy(policy)
     ranges = parse_ranges(pol, params)
     if sampler == "cmaes" and len(ranges) < 2:
-        raise RuleError("--sampler cmaes needs at least two --param (CMA-ES does not search "
-                        "one dimension): use --sampler tpe for one parameter")
+        raise UsageError("sampler cmaes needs at least two params (CMA-ES does not search "
+                         "one dimension): use sampler='tpe' for one parameter", "sampler")
     return Question(pol, ranges, check_level(level), check_games(games), check_seed(seed),
                     as_options(options), sampler)
 
@@ -181,9 +184,9 @@ def validation_seed(seed: int, validate_seed: int | None) -> int:
     from sim.rng import MAX_SEED
     if validate_seed is None:
         return (seed + VALIDATE_SEED_OFFSET) % (MAX_SEED + 1)
-    if check_seed(validate_seed, "--validate-seed") == seed:
-        raise RuleError("--validate-seed must differ from --seed: the validation plays fresh "
-                        "deals, never the ones the tuning saw")
+    if check_seed(validate_seed, "validate_seed") == seed:
+        raise UsageError(f"validate_seed must differ from seed={seed}: the validation plays "
+                         "fresh deals, never the ones the tuning saw", "validate_seed")
     return validate_seed
 
 

@@ -4,13 +4,13 @@ written, then created or continued; and ``tune``, the whole tuning from Python.
 A study lives in Optuna's SQLite storage, one study named ``friday-tune`` per file, with the
 question (sim.lab.tune.Question.identity) as its user attribute ``friday_tune``.  A file that
 is a folder, has another suffix, cannot be written, is not an SQLite database, is another
-program's database (never touched: read only), or holds another question is one RuleError."""
+program's database (never touched: read only), or holds another question is one UsageError."""
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
-from sim.rules import RuleError
+from sim.errors import UsageError
 from .files import check_store
 from .tune import ATTR, STUDY_NAME, STUDY_SUFFIXES, Question, optuna, question, run_trials
 
@@ -20,29 +20,29 @@ def _url(path: Path) -> str:
 
 
 def _optuna_tables(path: Path) -> None:
-    """A RuleError unless ``path`` is an empty file or an SQLite database that is empty or
+    """A UsageError unless ``path`` is an empty file or an SQLite database that is empty or
     Optuna's (read only: a database of another program is never touched)."""
     if path.stat().st_size == 0:
         return
     with open(path, "rb") as f:
         head = f.read(16)
-    not_ours = f"--study {path} is not a study database of friday tune (Optuna's SQLite storage)"
+    not_ours = f"study {path} is not a study database of friday tune (Optuna's SQLite storage)"
     if head != b"SQLite format 3\x00":
-        raise RuleError(not_ours)
+        raise UsageError(not_ours, "study")
     try:
         with sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True) as db:
             tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
     except sqlite3.Error as exc:
-        raise RuleError(f"{not_ours}: {exc}") from None
+        raise UsageError(f"{not_ours}: {exc}", "study") from None
     if tables and not {"studies", "trials", "study_user_attributes"} <= tables:
-        raise RuleError(not_ours)
+        raise UsageError(not_ours, "study")
 
 
 def check_study(path, q: Question):
     """Refuse, before any game and without writing, a --study file that cannot be used: a
     folder, a wrong suffix, not writable, not Optuna's, or holding another question."""
     path = Path(path)
-    check_store(path, STUDY_SUFFIXES, "--study")
+    check_store(path, STUDY_SUFFIXES, "study")
     if path.exists():
         _optuna_tables(path)
         _compare(path, _stored_question(path), q.identity())
@@ -55,13 +55,13 @@ def _stored_question(path: Path) -> dict | None:
         storage = o.storages.RDBStorage(_url(path))
         names = [s.study_name for s in o.get_all_study_summaries(storage)]
     except Exception as exc:             # sqlalchemy's or Optuna's: an unusable database
-        raise RuleError(f"--study {path} cannot be read as an Optuna study: "
-                        f"{type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+        raise UsageError(f"study {path} cannot be read as an Optuna study: "
+                         f"{type(exc).__name__}: {str(exc).splitlines()[0]}", "study") from None
     if not names:
         return None
     if STUDY_NAME not in names:
-        raise RuleError(f"--study {path} holds no friday tune study (it has {', '.join(names)}):"
-                        f" give another file")
+        raise UsageError(f"study {path} holds no friday tune study (it has {', '.join(names)}):"
+                         f" give another file", "study")
     return o.load_study(study_name=STUDY_NAME, storage=storage).user_attrs.get(ATTR, {})
 
 
@@ -75,11 +75,12 @@ def _compare(path: Path, stored: dict | None, want: dict):
         return
     for key in want:
         if stored.get(key) != want[key]:
-            raise RuleError(
-                f"--study {path} holds another tuning: its {PARTS[key]}: "
-                f"{_show(key, stored.get(key))}; this command's: {_show(key, want[key])} (a study"
-                f" continues only the same policy, parameters and ranges, level, seed, games per"
-                f" trial, rule options and sampler: give another --study file for a new one)")
+            raise UsageError(
+                 f"study {path} holds another tuning: its {PARTS[key]}: "
+                 f"{_show(key, stored.get(key))}; this command's: {_show(key, want[key])} (a study"
+                 f" continues only the same policy, parameters and ranges, level, seed, games per"
+                 f" trial, rule options and sampler: give another study file for a new one)",
+                 "study")
 
 
 def _show(key, value) -> str:
@@ -102,8 +103,8 @@ def open_study(path, q: Question):
         if ATTR not in study.user_attrs:
             study.set_user_attr(ATTR, q.identity())
     except Exception as exc:              # sqlalchemy's, Optuna's or the file system's
-        raise RuleError(f"cannot write {path}: {type(exc).__name__}: "
-                        f"{str(exc).splitlines()[0]}") from None
+        raise UsageError(f"cannot write {path}: {type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0]}", "study") from None
     return study
 
 

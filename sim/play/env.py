@@ -21,14 +21,19 @@
 """
 from __future__ import annotations
 
-import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
 
 from sim import observation as O
 from sim.actions import N_ACTIONS
+from sim.errors import MissingExtra, UsageError
 from sim.play.game import Game, as_action
-from sim.rules import RuleError, as_options, check_level
+from sim.rules import as_options, check_level
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ImportError:
+    raise MissingExtra("gym", "Gymnasium", "sim.play.env (FridayEnv)") from None
 
 OBS_BOUND = 1 << 16        # every observation entry lies well inside +-OBS_BOUND
 
@@ -41,7 +46,7 @@ class FridayEnv(gym.Env):
     def __init__(self, level: int = 4, options=None, reward: str = "win",
                  render_mode: str | None = None):
         if reward not in ("win", "score"):
-            raise RuleError(f"reward must be 'win' or 'score', not {reward!r}")
+            raise UsageError(f"reward must be 'win' or 'score', not {reward!r}")
         self.level = check_level(level)
         self.options = as_options(options)
         self.reward_key = "won" if reward == "win" else "score"     # the result paid at the end
@@ -67,9 +72,9 @@ class FridayEnv(gym.Env):
     def step(self, action):
         g = self.game
         if g is None:
-            raise RuleError("FridayEnv.step: no episode yet: call reset() first")
+            raise UsageError("FridayEnv.step: no episode yet: call reset() first")
         if g.is_over:
-            raise RuleError("FridayEnv.step: the episode is over: call reset() for the next one")
+            raise UsageError("FridayEnv.step: the episode is over: call reset() for the next one")
         action = as_action(action)
         if action not in g.legal_actions():
             return g.observation, -1.0, True, False, self._info(illegal_action=True)

@@ -22,7 +22,8 @@ from sim.observation import cards_in, known_top
 from sim.actions import N_ACTIONS, action_id, action_name
 from sim.names import CardNames
 from sim.rng import mix64
-from sim.rules import (CAUSE_NAMES, STEP_NAMES, Options, RuleError, as_options, check_level,
+from sim.errors import RuleError, UsageError
+from sim.rules import (CAUSE_NAMES, STEP_NAMES, Options, as_options, check_level,
                        check_seed)
 from sim.fast import layout as Y
 from .picture import MARKS, position_html, table_rows
@@ -57,8 +58,8 @@ def as_action(action) -> int:
         action = action[()]                            # a 0-d array, as some agents give
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
         return int(action)
-    raise RuleError(f"action {action!r} is not an action: give an action id (an int) or a "
-                    f"name such as 'draw' (g.legal_action_names())")
+    raise UsageError(f"action {action!r} is not an action: give an action id (an int) or a "
+                     f"name such as 'draw' (g.legal_action_names())")
 
 
 class Game:
@@ -237,7 +238,7 @@ class Game:
         """The TRACE.md events so far (``Game.new(..., trace=True)``)."""
         from sim.fast.decode import decode_events
         if not self._S[Y.S_TRACE]:
-            raise RuleError("this game keeps no trace: Game.new(..., trace=True)")
+            raise UsageError("this game keeps no trace: Game.new(..., trace=True)")
         return decode_events(self._E, int(self._S[Y.S_EPOS]))
 
     # --- drawing ---------------------------------------------------------------------------

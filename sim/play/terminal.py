@@ -21,7 +21,8 @@ from ..actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A_M
 from ..names import ABILITY_WORDS, CardNames, count
 from .game import position_lines
 from .render import render_lines
-from ..rules import CAUSE_NAMES, STEP_NAMES, Options, RuleError
+from ..errors import FridayError
+from ..rules import CAUSE_NAMES, STEP_NAMES, Options
 from ..trace import header
 
 SORT_PHASES = (O.PH_SORT_TAKE, O.PH_SORT_DISCARD, O.PH_SORT_ORDER)
@@ -203,7 +204,7 @@ class TerminalPlayer:
             return None
         try:
             action = action_id(answer)
-        except RuleError:
+        except FridayError:
             self.line(f"  {answer!r} is not an action here. {HELP}")
             return None
         if action not in legal:
