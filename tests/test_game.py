@@ -129,7 +129,7 @@ def test_copy_without_trace_room_never_fills_a_pending_sort3_event():
         assert c.policy_action("expert") == x
         g.step(x)
         c.step(x)
-    assert c.is_over and c.result == g.result and E2[0] == 0
+    assert c.is_over and c.result == g.result and h.E[0] == 0
 
 def _hidden(g):
     S, P = g._S, g._P
