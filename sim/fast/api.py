@@ -15,11 +15,11 @@ from .ask import RAISED, ask_cached, decide_function, policy_function
 from .decode import decode_events
 from .game import reset
 from .state import new_state
-from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME, L_SIZE,
-                     MAX_DEBUG_DECISIONS, N_ROW, SCR_SIZE, S_CAUSE, S_DECISIONS, S_DESTROYED,
-                     S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC,
-                     S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table, CNT, ERR_SHUFFLE,
-                     P_HSTACK, P_RSTACK, P_TABLE_R, S_SHUF_H, S_SHUF_R)
+from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME,
+                     N_ROW, S_CAUSE, S_DECISIONS, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION,
+                     S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON,
+                     card_table, CNT, ERR_SHUFFLE, P_HSTACK, P_RSTACK, P_TABLE_R, S_SHUF_H,
+                     S_SHUF_R)
 from sim.numba_cache import has_cached_code
 
 _T = card_table()
@@ -152,7 +152,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                         "not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
     # that never returns (policies.guard)
-    interruptible(single, fn, g, D, watch=lambda: (int(S[S_DECISIONS]), policy, obs, int(S[S_DECISIONS]) + 1,
+    interruptible(single, fn, g, D,
+                  watch=lambda: (int(S[S_DECISIONS]), policy, obs, int(S[S_DECISIONS]) + 1,
                                  (seed, game)))
     err = int(S[S_ERR])
     ran_out = err == ERR_ILLEGAL and actions is not None and int(S[S_ERR_ACTION]) == -1

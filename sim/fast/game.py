@@ -14,7 +14,8 @@ from .dealing import override_pile, table_row, table_shuffle
 from .events import ev4, ev_pile, ev_room
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
-                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT,
+                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S,
+                     G_SCR, G_T, CNT,
                      P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
                      P_RDISC, P_REMOVED, P_TABLE_H, P_TABLE_R, S_SHUF_H, S_TABLE_H, S_TABLE_R,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,

@@ -107,7 +107,7 @@ N_COLS = len(COLUMNS)
 K_ERR, K_ERR_ACTION, K_ERR_PHASE = N_COLS, N_COLS + 1, N_COLS + 2
 N_ROW = N_COLS + 3
 
-# --- the policy signatures (developers' guide: one cached engine serves every policy) ------
+# --- the state record and the policy signatures (one cached engine serves every policy) -----
 A_I64 = types.Array(types.int64, 1, 'C')
 A_I64_2 = types.Array(types.int64, 2, 'C')
 A_F64 = types.Array(types.float64, 1, 'C')
@@ -147,8 +147,8 @@ POLICY_TYPE = types.FunctionType(POLICY_SIG)
 
 # the type of each argument of the jitted entry points, by its name (numba_wall.signature_of)
 _I = types.int64
-ARG_TYPES = {"g": G_TYPE, "T": A_I64_2, "prm": A_F64, "D": A_I64_2, "f": POLICY_TYPE, "level": _I, "seed": _I,
-             "first_game": _I, "n_games": _I, "start": _I, "stop": _I, "game": _I,
-             "opts": A_I64, "out": A_I64_2, "row": A_I64, "agg": A_I64, "aggs": A_I64_2,
-             "summary": types.boolean, "sp": A_F64, "sr0": types.uint64, "LOG": A_I64_2,
-             "NLOG": A_I64}
+ARG_TYPES = {"g": G_TYPE, "T": A_I64_2, "prm": A_F64, "D": A_I64_2, "f": POLICY_TYPE,
+             "level": _I, "seed": _I, "first_game": _I, "n_games": _I, "start": _I, "stop": _I,
+             "game": _I, "opts": A_I64, "out": A_I64_2, "row": A_I64, "agg": A_I64,
+             "aggs": A_I64_2, "summary": types.boolean, "sp": A_F64, "sr0": types.uint64,
+             "LOG": A_I64_2, "NLOG": A_I64}
