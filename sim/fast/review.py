@@ -32,8 +32,8 @@ def evaluate(gp, dp, tp, f, seed0, rk, OUT):
 def _evaluate_py(g, f, sr0, OUT):
     """The outcomes of the decision the state ``g`` of a ``sim.Game`` waits for
     (``evaluate``)."""
-    _evaluate(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f,
-              sr0, np.zeros(1, np.uint64), OUT)
+    _evaluate(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, sr0, np.zeros(1, np.uint64),
+              OUT)
 
 
 @lean_jit
