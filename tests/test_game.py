@@ -20,6 +20,7 @@ from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
 from sim.fast.numba_wall import address_of, lean_jit
 from sim.fast.machine import clone_into
+from sim.fast.state import new_state
 from sim.reference import play_game
 from sim.errors import RuleError, UsageError
 from sim.rules import CAUSE_NAMES, STEP_NAMES
@@ -101,11 +102,8 @@ def test_clone_continued_with_the_same_stream_is_the_same_game():
 
 
 @lean_jit(cache=False)
-def _clone_untraced(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG,
-                    S2, P2, obs2, L2, E2, SCR2, R2, PR2):
-    """machine.clone_into into a state whose trace has no room (as a search's copies)."""
-    g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)
-    h = (S2, P2, obs2, L2, E2, SCR2, T, R2, PR2, prm, DOBS, DLEG)
+def _clone_into(g, h):
+    """machine.clone_into from state ``g`` into state ``h``."""
     clone_into(address_of(g), address_of(h))
 
 
@@ -122,22 +120,17 @@ def test_copy_without_trace_room_never_fills_a_pending_sort3_event():
             g = h
             break
     assert g is not None and g._S[Y.S_SORT_EV] >= 0
-    a = g._arrays()
-    mine = tuple(np.zeros_like(x) for x in (g._S, g._P, g._obs, g._L))
-    E2, SCR2 = np.zeros(1, np.int64), np.zeros_like(g._SCR)
-    R2, PR2 = np.zeros_like(g._R), np.zeros_like(g._PR)
-    _clone_untraced(*a, *mine, E2, SCR2, R2, PR2)
-    S2 = mine[0]
-    assert S2[Y.S_TRACE] == 0 and S2[Y.S_SORT_EV] == -1
-    c = Game((S2, mine[1], mine[2], mine[3], E2, SCR2, g._T, R2, PR2, g._prm, g._DOBS,
-              g._DLEG), g.level, g.seed, g.game, g.options)
+    h = new_state(g.arrays.T, g.arrays.prm)     # a one-slot trace, as a search's copies
+    _clone_into(g.arrays, h)
+    assert h.S[Y.S_TRACE] == 0 and h.S[Y.S_SORT_EV] == -1
+    c = Game(h, g.level, g.seed, g.game, g.options)
     assert np.array_equal(c.observation, g.observation)
     while not g.is_over:
         x = g.policy_action("expert")
         assert c.policy_action("expert") == x
         g.step(x)
         c.step(x)
-    assert c.is_over and c.result == g.result and E2[0] == 0
+    assert c.is_over and c.result == g.result and h.E[0] == 0
 
 def _hidden(g):
     S, P = g._S, g._P

@@ -14,12 +14,13 @@ from . import runner
 from . import summary
 from .ask import RAISED, ask_cached, decide_function, policy_function
 from .decode import decode_events
-from .game import alloc_state, reset
-from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME, L_SIZE,
-                     MAX_DEBUG_DECISIONS, N_ROW, SCR_SIZE, S_CAUSE, S_DECISIONS, S_DESTROYED,
-                     S_EPOS, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC,
-                     S_SCORE, S_STEP, S_TURN, S_WON, TRACE_SIZE, card_table, CNT, ERR_SHUFFLE,
-                     P_HSTACK, P_RSTACK, P_TABLE_R, S_SHUF_H, S_SHUF_R)
+from .game import reset
+from .state import new_state
+from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME,
+                     N_ROW, S_CAUSE, S_DECISIONS, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION,
+                     S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON,
+                     card_table, CNT, ERR_SHUFFLE, P_HSTACK, P_RSTACK, P_TABLE_R, S_SHUF_H,
+                     S_SHUF_R)
 from sim.numba_cache import has_cached_code
 
 _T = card_table()
@@ -140,14 +141,11 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     else:
         prm = np.ascontiguousarray(policy.params, dtype=np.float64)
         name, fn = getattr(policy, "name", "policy"), policy_function(policy)
-    S, P, obs = alloc_state()
+    g = new_state(_table(cards), prm, True, record)
+    S, P, obs = g.S, g.P, g.obs
     reset(S, P, obs, level, _opts(options), 1, 1 if record else 0)
-    L, E, SCR = (np.zeros(size, np.int64) for size in (L_SIZE, TRACE_SIZE, SCR_SIZE))
-    engine_rng = np.array([engine_stream_start(seed, game)], dtype=np.uint64)
-    policy_rng = np.array([0 if actions is not None else policy_stream_start(seed, game)],
-                          dtype=np.uint64)
-    DOBS = np.zeros((MAX_DEBUG_DECISIONS, O.OBS_SIZE) if record else (1, 1), np.int64)
-    DLEG = np.zeros((MAX_DEBUG_DECISIONS, L_SIZE + 1) if record else (1, 1), np.int64)
+    g.R[0] = engine_stream_start(seed, game)
+    g.PR[0] = 0 if actions is not None else policy_stream_start(seed, game)
     D = _deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
     if deal and shuffles_after_the_first(load_deal(deal)):     # _deal_array checked it
         raise UsageError("a deal with more than one table shuffle of a stack is played by "
@@ -155,9 +153,9 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                          "so), not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
     # that never returns (policies.guard)
-    interruptible(single, fn, S, P, obs, L, E, SCR, _table(cards), engine_rng, policy_rng, prm,
-                  DOBS, DLEG, D, watch=lambda: (int(S[S_DECISIONS]), policy, obs,
-                                                int(S[S_DECISIONS]) + 1, (seed, game)))
+    interruptible(single, fn, g, D,
+                  watch=lambda: (int(S[S_DECISIONS]), policy, obs, int(S[S_DECISIONS]) + 1,
+                                 (seed, game)))
     err = int(S[S_ERR])
     ran_out = err == ERR_ILLEGAL and actions is not None and int(S[S_ERR_ACTION]) == -1
     if ran_out and not stop_when_out:
@@ -169,16 +167,16 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                              cards=cards)
         last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
         if S[S_ERR_ACTION] == RAISED and actions is None:     # decide raised: a PolicyError
-            _raise_raised(policy, prm, seed, game, DOBS[:last + 1], DLEG[:last + 1])
+            _raise_raised(policy, prm, seed, game, g.DOBS[:last + 1], g.DLEG[:last + 1])
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
-                                       DLEG[last, 1:1 + DLEG[last, 0]]))
+                                       g.DLEG[last, 1:1 + g.DLEG[last, 0]]))
     if err == ERR_SHUFFLE:
         raise RuleError(shuffle_error(S, P))
     if err == ERR_TRACE_FULL:
         raise RuntimeError("fast engine: trace buffer full")
     if err == ERR_DEBUG_FULL:
         raise RuntimeError("fast engine: decision record buffer full")
-    trace = decode_events(E, int(S[S_EPOS]))
+    trace = decode_events(g.E, int(S[S_EPOS]))
     if ran_out:             # the engine ended the game on the missing action: not a game_end
         trace = trace[:-1] if trace and trace[-1]["e"] == "game_end" else trace
     out = {
@@ -191,8 +189,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
     }
     if record:
         k = int(S[S_NDEC])
-        out["observations"] = DOBS[:k].copy()
-        out["legal"] = [DLEG[i, 1:1 + DLEG[i, 0]].tolist() for i in range(k)]
+        out["observations"] = g.DOBS[:k].copy()
+        out["legal"] = [g.DLEG[i, 1:1 + g.DLEG[i, 0]].tolist() for i in range(k)]
     return out
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim import cards as C
 from sim import observation as O
@@ -15,7 +14,8 @@ from .dealing import override_pile, table_row, table_shuffle
 from .events import ev4, ev_pile, ev_room
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
-                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, N_S, N_PILES, PILE_W,
+                     S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S,
+                     G_SCR, G_T, CNT,
                      P_AGING, P_BEATEN, P_HDISC, P_HDRAWN, P_HSTACK, P_PIRATES, P_RSTACK, P_BUDGET,
                      P_RDISC, P_REMOVED, P_TABLE_H, P_TABLE_R, S_SHUF_H, S_TABLE_H, S_TABLE_R,
                      S_AGING_IN_GAME, S_CAUSE, S_DEBUG, S_EPOS, S_IN_FIGHT, S_IS_PIRATE, S_LEVEL,
@@ -38,14 +38,6 @@ FIRST_DIFFICULT = C.AGING_DIFFICULT_IDS[0]
 def stream_start(seed, game, which):
     """sim.rng engine (which=0) / policy (which=1) stream of game ``game``."""
     return nb_mix64(nb_mix64(np.uint64(seed)) + np.uint64(2 * game + which))
-
-
-@njit(cache=True)
-def alloc_state():
-    S = np.zeros(N_S, np.int64)
-    P = np.zeros((N_PILES, PILE_W), np.int64)
-    obs = np.zeros(O.OBS_SIZE, np.int64)
-    return S, P, obs
 
 
 @lean_jit

@@ -1,23 +1,24 @@
-"""State layout of the fast engine: scalar indices, piles, event codes, card-table rows.
+"""State layout of the fast engine: the state record, scalar indices, piles, event codes,
+card-table rows.
 
-A game's state is a handful of preallocated int64 arrays (allocated once per game or thread):
-
-* ``S``   scalars at the named indices below (``S[CNT + pile]`` = cards in a pile);
-* ``P``   piles, ``P[pile, i]`` bottom first (top = ``P[pile, S[CNT + pile] - 1]``);
-* ``obs`` the observation of ``sim.observation``; its zones and fight flags *are* the
-  membership state of the discards, the fight rows and the fight flags (R1.2);
-* ``L``   the legal-action buffer, ``E`` the trace event buffer, ``SCR`` scratch;
-* ``R``/``PR`` the engine and policy random streams (uint64[1], sim.rng).
+A game's state is one record of preallocated arrays, ``GameArrays`` (below: each field and its
+encoding), allocated in one place (``sim.fast.state.new_state``: once per game or thread) and
+read by name (``g.S``, ``g._replace(prm=...)``) on the Python side.  Its observation's zones
+and fight flags *are* the membership state of the discards, the fight rows and the fight flags
+(R1.2).
 
 Card tables travel as one int64 array ``T[row, card]`` (rows below), never as globals, so a
 cached compilation can never see stale card data.
 
 The engine is compiled without Numba's reference counting (``numba_wall.lean_jit``: it
 allocates nothing, so an array use costs no incref/decref call), and its functions take one
-pointer to the state tuple (``numba_wall.address_of``, read with ``numba_wall.field``) instead
-of the tuple itself, which Numba would pass as ~90 flattened words per call.
+pointer to the state record (``numba_wall.address_of``, read with ``numba_wall.field`` and the
+``G_*`` field indices) instead of the record itself, which Numba would pass as ~90 flattened
+words per call.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import types
@@ -109,7 +110,7 @@ N_COLS = len(COLUMNS)
 K_ERR, K_ERR_ACTION, K_ERR_PHASE = N_COLS, N_COLS + 1, N_COLS + 2
 N_ROW = N_COLS + 3
 
-# --- the policy signatures (developers' guide: one cached engine serves every policy) ------
+# --- the state record and the policy signatures (one cached engine serves every policy) -----
 A_I64 = types.Array(types.int64, 1, 'C')
 A_I64_2 = types.Array(types.int64, 2, 'C')
 A_F64 = types.Array(types.float64, 1, 'C')
@@ -117,10 +118,28 @@ A_U64 = types.Array(types.uint64, 1, 'C')
 # a policy's decide(obs, legal, n_legal, params, rng) -> action, as policy files write it (the
 # reference engine compiles a user's decide for the same arguments: policies.guard)
 DECIDE_SIG = types.int64(*decide_args())
-# the state tuple g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), read with field(gp, G_*)
+
+
+class GameArrays(NamedTuple):
+    """The state of one game (sim.fast.state.new_state allocates it; the jitted side reads it
+    through a pointer, ``field(gp, G_*)``, the ``G_*`` below in this order)."""
+    S: np.ndarray       # int64[N_S]: the scalars at S_*; S[CNT + pile] = the cards in a pile
+    P: np.ndarray       # int64[N_PILES, PILE_W]: piles, P[pile, i] bottom first (P_* rows)
+    obs: np.ndarray     # int64[OBS_SIZE]: the observation (sim.observation), zones and flags
+    L: np.ndarray       # int64[L_SIZE]: the legal actions L[:S[S_NLEGAL]], ascending
+    E: np.ndarray       # int64[TRACE_SIZE], or [1] untraced: trace events (EV_*, decode.py)
+    SCR: np.ndarray     # int64[SCR_SIZE]: scratch
+    T: np.ndarray       # int64[N_T, N_CARDS]: the card table (T_* rows), shared, never written
+    R: np.ndarray       # uint64[1]: the engine's random stream (sim.rng)
+    PR: np.ndarray      # uint64[1]: the policy's random stream (sim.rng)
+    prm: np.ndarray     # float64[n]: the policy's parameters (its ``params``)
+    DOBS: np.ndarray    # int64[MAX_DEBUG_DECISIONS, OBS_SIZE], or [1, 1]: each decision's obs
+    DLEG: np.ndarray    # int64[MAX_DEBUG_DECISIONS, L_SIZE + 1], or [1, 1]: count, legal ids
+
+
 (G_S, G_P, G_OBS, G_L, G_E, G_SCR, G_T, G_R, G_PR, G_PRM, G_DOBS, G_DLEG) = range(12)
-G_TYPE = types.Tuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64, A_F64,
-                      A_I64_2, A_I64_2))
+G_TYPE = types.NamedTuple((A_I64, A_I64_2, A_I64, A_I64, A_I64, A_I64, A_I64_2, A_U64, A_U64,
+                           A_F64, A_I64_2, A_I64_2), GameArrays)
 # the engine's functions take a pointer to it (one argument instead of ~90 flattened words)
 G_PTR = types.CPointer(G_TYPE)
 # ... and so does the policy as the engine calls it: decide inlined into an ``ask(gp)``
@@ -131,10 +150,8 @@ POLICY_TYPE = types.FunctionType(POLICY_SIG)
 
 # the type of each argument of the jitted entry points, by its name (numba_wall.signature_of)
 _I = types.int64
-ARG_TYPES = {"S": A_I64, "P": A_I64_2, "obs": A_I64, "L": A_I64, "E": A_I64, "SCR": A_I64,
-             "T": A_I64_2, "R": A_U64, "PR": A_U64, "prm": A_F64, "DOBS": A_I64_2,
-             "DLEG": A_I64_2, "D": A_I64_2, "f": POLICY_TYPE, "level": _I, "seed": _I,
-             "first_game": _I, "n_games": _I, "start": _I, "stop": _I, "game": _I,
-             "opts": A_I64, "out": A_I64_2, "row": A_I64, "agg": A_I64, "aggs": A_I64_2,
-             "summary": types.boolean, "sp": A_F64, "sr0": types.uint64, "LOG": A_I64_2,
-             "NLOG": A_I64}
+ARG_TYPES = {"g": G_TYPE, "T": A_I64_2, "prm": A_F64, "D": A_I64_2, "f": POLICY_TYPE,
+             "level": _I, "seed": _I, "first_game": _I, "n_games": _I, "start": _I, "stop": _I,
+             "game": _I, "opts": A_I64, "out": A_I64_2, "row": A_I64, "agg": A_I64,
+             "aggs": A_I64_2, "summary": types.boolean, "sp": A_F64, "sr0": types.uint64,
+             "LOG": A_I64_2, "NLOG": A_I64}

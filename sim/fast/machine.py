@@ -1,8 +1,8 @@
 """The fast engine as a state machine (Pgx / OpenSpiel style): ``new_game``, ``observe``,
 ``step``, ``clone_into``, ``resample_hidden``.
 
-The whole game lives in the state tuple ``g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS,
-DLEG)`` (layout), including where in a turn, a fight, an ability, a sort3 or a destroy sequence
+The whole game lives in the state record ``g`` (layout.GameArrays: ``S``, ``P``, ``obs``,
+...), including where in a turn, a fight, an ability, a sort3 or a destroy sequence
 it waits (``S[S_RESUME]``).  Between two calls the game always waits at a decision (or has
 ended, ``S[S_ENDED]``): ``observe`` gives the observation and the legal actions ``L[:n]``,
 ``step(gp, action)`` plays the action and carries the game on to the next decision, resolving

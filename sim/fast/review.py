@@ -14,7 +14,8 @@ from numba import njit
 
 from .layout import A_I64_2, ARG_TYPES, G_L, G_S, S_NLEGAL
 from .numba_wall import address_of, field, lean_jit, signature_of
-from .search import _rollout, _scratch, determinize
+from .search import _rollout, determinize
+from .state import new_state
 
 
 @lean_jit
@@ -28,10 +29,11 @@ def evaluate(gp, dp, tp, f, seed0, rk, OUT):
             OUT[k, i] = _rollout(dp, tp, f, L[i])
 
 
-def _evaluate_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f, sr0, OUT):
-    """The outcomes of the decision a ``sim.Game``'s arrays wait for (``evaluate``)."""
-    _evaluate((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
-              _scratch(T, prm), f, sr0, np.zeros(1, np.uint64), OUT)
+def _evaluate_py(g, f, sr0, OUT):
+    """The outcomes of the decision the state ``g`` of a ``sim.Game`` waits for
+    (``evaluate``)."""
+    _evaluate(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, sr0, np.zeros(1, np.uint64),
+              OUT)
 
 
 @lean_jit

@@ -14,28 +14,29 @@ from numba import njit, prange, types
 
 from policies.guard import interruptible
 from .compile_ahead import split_compile
-from .game import alloc_state, fill_card_block, reset, stream_start, write_row
-from .layout import ARG_TYPES, L_SIZE, N_ROW, SCR_SIZE
+from .game import fill_card_block, reset, stream_start, write_row
+from .layout import ARG_TYPES, N_ROW
 from .machine import _play_out, _start, new_game, resample_hidden, step
 from .numba_wall import address_of, lean_jit, signature_of
+from .state import new_state
 from .summary import G_FIRST_ERROR, aggregate
 
 
-def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
+def _single_py(f, g, D):
     """One game on a reset state whose streams are set (sim.fast.api.play_fast)."""
-    gp = address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG))
-    fill_card_block(obs, T)
+    gp = address_of(g)
+    fill_card_block(g.obs, g.T)
     _start(gp, D)
     _play_out(gp, f)
 
 
-def _block_py(f, T, prm, level, seed, first_game, start, stop, opts, out, agg, summary,
-              S, P, obs, L, E, SCR, R, PR, DOBS, DLEG, D, row):
-    """Games first_game+start .. first_game+stop-1 on one state (allocated by the caller,
-    once per block: this function, compiled without reference counting, allocates
+def _block_py(f, g, level, seed, first_game, start, stop, opts, out, agg, summary, D, row):
+    """Games first_game+start .. first_game+stop-1 on one state ``g`` (allocated by the
+    caller, once per block: this function, compiled without reference counting, allocates
     nothing)."""
-    gp = address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG))
-    fill_card_block(obs, T)                     # once: reset keeps it
+    gp = address_of(g)
+    S, P, obs, R, PR = g.S, g.P, g.obs, g.R, g.PR
+    fill_card_block(obs, g.T)                   # once: reset keeps it
     for i in range(start, stop):
         game = first_game + i
         reset(S, P, obs, level, opts, 0, 0)
@@ -63,26 +64,22 @@ def _batch_py(block, f, T, prm, level, seed, first_game, n_games, opts, out, agg
         stop = (b + 1) * n_games // n_blocks
         aggs[b, :] = 0
         aggs[b, G_FIRST_ERROR] = -1
-        S, P, obs = alloc_state()
-        block(f, T, prm.copy(), level, seed, first_game, np.int64(start), np.int64(stop), opts,
-              out, aggs[b], summary, S, P, obs, np.zeros(L_SIZE, np.int64),
-              np.zeros(1, np.int64), np.zeros(SCR_SIZE, np.int64), np.zeros(1, np.uint64),
-              np.zeros(1, np.uint64), np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64),
+        block(f, new_state(T, prm.copy()), level, seed, first_game,
+              np.int64(start), np.int64(stop), opts, out, aggs[b], summary,
               np.zeros((1, 1), np.int64), np.zeros(N_ROW, np.int64))
 
 
-def _new_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, level, seed, game, opts):
-    """machine.new_game on one state (sim.play.Game); S_TRACE/S_DEBUG as set in S."""
-    new_game(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), level, seed, game,
-             opts, D)
+def _new_py(g, D, level, seed, game, opts):
+    """machine.new_game on one state (sim.play.Game); S_TRACE/S_DEBUG as set in g.S."""
+    new_game(address_of(g), level, seed, game, opts, D)
 
 
-def _step_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, action):
-    step(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), action)
+def _step_py(g, action):
+    step(address_of(g), action)
 
 
-def _resample_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, rng):
-    resample_hidden(address_of((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG)), rng)
+def _resample_py(g, rng):
+    resample_hidden(address_of(g), rng)
 
 
 _BLOCK_SIG = signature_of(_block_py, ARG_TYPES)

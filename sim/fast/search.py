@@ -31,12 +31,13 @@ from sim import observation as O
 from sim.actions import A_END
 from sim.deprecation import moved
 from sim.rng import continuation_start, nb_next, search_decision_start, search_stream_start
-from .game import alloc_state, finish, reset, stream_start, write_row
-from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE, SCR_SIZE,
+from .game import finish, reset, stream_start, write_row
+from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE,
                      S_DEBUG, S_DECISIONS, S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
 from .machine import (clone_into, play_out, record, resample_hidden, start as start_game,
                       step)
 from .numba_wall import address_of, field, lean_jit, signature_of
+from .state import new_state
 
 # --- search parameters (sp) and decision kinds ---------------------------------------------
 SP_ROLLOUTS, SP_MARGIN, SP_KINDS, SP_BUDGET, SP_PRUNE, SP_SEES_ALL = range(6)
@@ -245,15 +246,6 @@ def search_play(gp, dp, tp, f, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
         step(gp, a)
 
 
-@njit(cache=True)
-def _scratch(T, prm):
-    """A scratch state sharing the card table and the base policy's parameters."""
-    S, P, obs = alloc_state()
-    return (S, P, obs, np.zeros(L_SIZE, np.int64), np.zeros(1, np.int64),
-            np.zeros(SCR_SIZE, np.int64), T, np.zeros(1, np.uint64), np.zeros(1, np.uint64),
-            prm, np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
-
-
 # The functions below allocate (reference counting on) and hand the states to a lean_jit
 # function, which takes their pointers (numba_wall.address_of): the states are its arguments,
 # alive until it returns.
@@ -261,7 +253,7 @@ def _scratch(T, prm):
 @njit(cache=True)
 def _one_game(f, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, cap):
     """Game ``game`` of ``seed`` with the search player; its result row into ``outrow``."""
-    _search_game(_scratch(T, prm), _scratch(T, prm), _scratch(T, prm), f, sp, level, seed,
+    _search_game(new_state(T, prm), new_state(T, prm), new_state(T, prm), f, sp, level, seed,
                  game, opts, outrow, np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64),
                  LOG, NLOG, slot, cap, np.zeros((1, 1), np.int64))
 
@@ -269,15 +261,14 @@ def _one_game(f, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, c
 @lean_jit
 def _search_game(g, d, t, f, sp, level, seed, game, opts, outrow, W, rk, LOG, NLOG, slot, cap,
                  D):
-    S, P, obs = g[0], g[1], g[2]
-    reset(S, P, obs, level, opts, 0, 0)
-    g[7][0] = stream_start(seed, game, np.int64(0))
-    g[8][0] = stream_start(seed, game, np.int64(1))
+    reset(g.S, g.P, g.obs, level, opts, 0, 0)
+    g.R[0] = stream_start(seed, game, np.int64(0))
+    g.PR[0] = stream_start(seed, game, np.int64(1))
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
     start_game(gp, D)
     search_play(gp, dp, tp, f, sp, search_stream(seed, game), W, rk, LOG, NLOG, slot, cap,
                 game)
-    write_row(S, P, outrow, game)
+    write_row(g.S, g.P, outrow, game)
 
 
 def _batch_py(f, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, NLOG):
@@ -288,17 +279,17 @@ def _batch_py(f, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, N
         _one_game(f, T, prm, sp, level, seed, first_game + i, opts, out[i], LOG, NLOG, i, cap)
 
 
-def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, sp, sr0):
+def _single_py(f, g, D, sp, sr0):
     """One game on a reset state whose streams are set (sim.fast.api.play_fast: trace,
     decision record)."""
-    _single_game((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
-                 _scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
-                 np.zeros(1, np.uint64), np.zeros((1, 1), np.int64), D)
+    _single_game(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, sp, sr0,
+                 np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64),
+                 np.zeros((1, 1), np.int64), D)
 
 
 @lean_jit
 def _single_game(g, d, t, f, sp, sr0, W, rk, LOG, D):
-    S = g[0]
+    S = g.S
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
     start_game(gp, D)
     while S[S_ENDED] == 0:
@@ -311,13 +302,12 @@ def _single_game(g, d, t, f, sp, sr0, W, rk, LOG, D):
         step(gp, a)
 
 
-def _decide_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f, sp, sr0, LOG):
+def _decide_py(g, f, sp, sr0, LOG):
     """The search player's action at the state's decision (sim.play.Game); LOG (1 x LOG_W,
     or 1 x 1 for none) receives the log row of a searched decision.  Returns the action,
     or -1 - action when the decision was searched."""
-    return _decision((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
-                     _scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
-                     np.zeros(1, np.uint64), LOG)
+    return _decision(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, sp, sr0,
+                     np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64), LOG)
 
 
 @lean_jit

@@ -56,22 +56,21 @@ def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
             aggregate(r, aggs[0])
 
 
-def single(policy, f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D):
-    """runner's single entry for a search policy (sim.fast.api.play_fast): R holds the
+def single(policy, f, g, D):
+    """runner's single entry for a search policy (sim.fast.api.play_fast): ``g.R`` holds the
     engine stream's start, from which the search stream derives as in the batch."""
-    X.entry("single")(f, S, P, obs, L, E, SCR, T, R, PR, policy.base_params(), DOBS, DLEG, D,
-                      policy.sp, np.uint64(search_stream_start(R[0])))
+    X.entry("single")(f, g._replace(prm=policy.base_params()), D, policy.sp,
+                      np.uint64(search_stream_start(g.R[0])))
 
 
 def decide_at(policy, game, log: bool = False):
     """The search player's action at the decision a ``sim.Game`` waits for (the batch's
     decision there: same streams); with ``log`` also that decision's log row (a dict, None
     when the decision was not searched)."""
-    arrays = list(game._arrays())
-    arrays[9] = policy.base_params()
     LOG = np.zeros((1, X.LOG_W) if log else (1, 1), np.int64)
     sr0 = np.uint64(search_stream_start(np.uint64(engine_stream_start(game.seed, game.game))))
-    a = int(X.entry("decide")(*arrays, policy_function(policy), policy.sp, sr0, LOG))
+    a = int(X.entry("decide")(game.arrays._replace(prm=policy.base_params()),
+                              policy_function(policy), policy.sp, sr0, LOG))
     action = -1 - a if a < 0 else a             # -1 - action: the decision was searched
     if not log or a >= 0:
         return (action, None) if log else action

@@ -99,10 +99,9 @@ def outcomes(g, rollout_policy, rollouts: int, start: int) -> np.ndarray:
     """OUT[k, i]: 1 if legal action i of the decision ``g`` waits for won continuation k."""
     from ..fast import review as R
     from ..fast.ask import policy_function
-    arrays = list(g._arrays())
-    arrays[9] = np.ascontiguousarray(rollout_policy.params, dtype=np.float64)
+    state = g.arrays._replace(prm=np.ascontiguousarray(rollout_policy.params, dtype=np.float64))
     OUT = np.zeros((rollouts, len(g.legal_actions())), np.int64)
-    R.entry()(*arrays, policy_function(rollout_policy), np.uint64(start), OUT)
+    R.entry()(state, policy_function(rollout_policy), np.uint64(start), OUT)
     return OUT
 
 

@@ -30,8 +30,6 @@ from .picture import MARKS, position_html, table_rows
 
 __all__ = ["Game", "as_action", "position_lines"]
 
-# The engine's arrays of one game (sim.fast.machine), as Game._S, Game._P, ... in this order.
-_FIELDS = ("S", "P", "obs", "L", "E", "SCR", "T", "R", "PR", "prm", "DOBS", "DLEG")
 _POLICIES: dict = {}
 
 
@@ -65,10 +63,11 @@ def as_action(action) -> int:
 class Game:
     """One game of Friday on the fast engine: a state machine that waits at each decision."""
 
-    def __init__(self, arrays: tuple, level: int, seed: int, game: int, options: Options,
+    def __init__(self, arrays, level: int, seed: int, game: int, options: Options,
                  table_shuffles: dict | None = None):
-        for name, a in zip(_FIELDS, arrays, strict=True):
-            setattr(self, "_" + name, a)
+        self.arrays = Y.GameArrays(*arrays)      # the engine's state record (its 12 arrays)
+        for name, a in zip(Y.GameArrays._fields, self.arrays):
+            setattr(self, "_" + name, a)           # self._S, self._obs, ...: the same arrays
         self.level, self.seed, self.game, self.options = level, seed, game, options
         # the deal's table shuffles (sim.deal RESHUFFLE_KEYS), fed to the engine one by one
         self._table_shuffles = table_shuffles or {}
@@ -82,29 +81,21 @@ class Game:
         (docs/how-to/replay-a-table-game.md); ``trace``: keep the TRACE.md events (``.trace``); ``table``: a
         card table (``sim.fast.layout.card_table()`` edited), else the game's own."""
         from sim.fast import api, runner
-        from sim.fast.game import alloc_state
+        from sim.fast.state import new_state
         level, options = check_level(level), as_options(options)
         seed, game = check_seed(seed), check_seed(game, "game")
-        S, P, obs = alloc_state()
-        S[Y.S_TRACE] = 1 if trace else 0
         T = api._T if table is None else np.ascontiguousarray(table, dtype=np.int64)
-        arrays = (S, P, obs, np.zeros(Y.L_SIZE, np.int64),
-                  np.zeros(Y.TRACE_SIZE if trace else 1, np.int64),
-                  np.zeros(Y.SCR_SIZE, np.int64), T, np.zeros(1, np.uint64),
-                  np.zeros(1, np.uint64), np.zeros(1, np.float64),
-                  np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
+        arrays = new_state(T, np.zeros(1, np.float64), trace)
+        arrays.S[Y.S_TRACE] = 1 if trace else 0
         D = api._deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
-        runner.entry("new")(*arrays, D, level, seed, game, api._opts(options))
+        runner.entry("new")(arrays, D, level, seed, game, api._opts(options))
         g = cls(arrays, level, seed, game, options, _table_shuffles(deal))
         g._after_chance()
         return g
 
-    def _arrays(self) -> tuple:
-        return tuple(getattr(self, "_" + name) for name in _FIELDS)
-
     def clone(self) -> "Game":
         """An independent copy (same position, same random streams: it continues alike)."""
-        arrays = tuple(a if a is self._T else a.copy() for a in self._arrays())
+        arrays = [a if a is self._T else a.copy() for a in self.arrays]
         return Game(arrays, self.level, self.seed, self.game, self.options,
                     self._table_shuffles)
 
@@ -117,7 +108,7 @@ class Game:
         g = self.clone()
         g._table_shuffles = {}                  # the table's later shuffles: unknown too
         rng = np.array([mix64(seed)], dtype=np.uint64)
-        runner.entry("resample")(*g._arrays(), rng)
+        runner.entry("resample")(g.arrays, rng)
         return g
 
     # --- the decision ----------------------------------------------------------------------
@@ -167,7 +158,7 @@ class Game:
                 name = f"action id {a}"
             raise RuleError(f"{name} is not legal at this {self.phase} decision; legal: "
                             f"{', '.join(self.legal_action_names())}")
-        runner.entry("step")(*self._arrays(), a)
+        runner.entry("step")(self.arrays, a)
         self._after_chance()
         return self
 
