@@ -17,7 +17,8 @@ from sim import observation as O
 from sim.cli import app
 from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
-from sim.fast.search_api import LOG_COLUMNS, decide_at, decision_log
+from policies.search_log import decision_log
+from policies.search_run import LOG_COLUMNS, decide_at
 from sim.rules import RuleError
 
 SMALL = "search[rollouts=6,margin=1,kinds=all]"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from policies.guard import decide_args
+from sim.contract.decision import decide_args
 from sim import cards as C
 
 # --- card table rows ---------------------------------------------------------------------
@@ -112,7 +112,7 @@ A_I64_2 = types.Array(types.int64, 2, 'C')
 A_F64 = types.Array(types.float64, 1, 'C')
 A_U64 = types.Array(types.uint64, 1, 'C')
 # a policy's decide(obs, legal, n_legal, params, rng) -> action, as policy files write it (the
-# reference engine compiles a user's decide for the same arguments: policies.guard)
+# reference engine compiles a user's decide for the same arguments: sim.contract)
 DECIDE_SIG = types.int64(*decide_args())
 # the state tuple g = (S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), read with field(gp, G_*)
 (G_S, G_P, G_OBS, G_L, G_E, G_SCR, G_T, G_R, G_PR, G_PRM, G_DOBS, G_DLEG) = range(12)

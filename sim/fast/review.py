@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit
 
 from .layout import A_I64_2, ARG_TYPES, G_L, G_S, S_NLEGAL
-from .numba_wall import address_of, field, lean_jit, signature_of
-from .search import _rollout, _scratch, determinize
+from sim.contract.numba_wall import address_of, field, lean_jit, signature_of
+from .search import rollout, scratch, determinize
 
 
 @lean_jit
@@ -25,13 +25,13 @@ def evaluate(gp, dp, tp, f, seed0, rk, OUT):
     for k in range(OUT.shape[0]):
         determinize(gp, dp, rk, seed0, k, True)
         for i in range(n):
-            OUT[k, i] = _rollout(dp, tp, f, L[i])
+            OUT[k, i] = rollout(dp, tp, f, L[i])
 
 
 def _evaluate_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f, sr0, OUT):
     """The outcomes of the decision a ``sim.Game``'s arrays wait for (``evaluate``)."""
-    _evaluate((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
-              _scratch(T, prm), f, sr0, np.zeros(1, np.uint64), OUT)
+    _evaluate((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), scratch(T, prm),
+              scratch(T, prm), f, sr0, np.zeros(1, np.uint64), OUT)
 
 
 @lean_jit

@@ -35,7 +35,7 @@ from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE, S
                      S_DEBUG, S_DECISIONS, S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
 from .machine import (clone_into, play_out, record, resample_hidden, start as start_game,
                       step)
-from .numba_wall import address_of, field, lean_jit, signature_of
+from sim.contract.numba_wall import address_of, field, lean_jit, signature_of
 
 # --- search parameters (sp) and decision kinds ---------------------------------------------
 SP_ROLLOUTS, SP_MARGIN, SP_KINDS, SP_BUDGET, SP_PRUNE, SP_SEES_ALL = range(6)
@@ -102,7 +102,7 @@ def determinize(gp, dp, rk, seed0, k, fair):
 
 
 @lean_jit(inline=True)
-def _rollout(dp, tp, f, action):
+def rollout(dp, tp, f, action):
     """Play ``action`` on a copy of the determinization, then the base policy to the end."""
     clone_into(dp, tp)
     step(tp, action)
@@ -174,14 +174,14 @@ def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
     total = 0
     for k in range(K):
         determinize(gp, dp, rk, seed0, k, sp[SP_SEES_ALL] == 0)   # plain copies: UNFAIR
-        bw = _rollout(dp, tp, f, cand[bi])
+        bw = rollout(dp, tp, f, cand[bi])
         wins[bi] += bw
         tried[bi] += 1
         total += 1
         for i in range(n):
             if i == bi or alive[i] == 0:
                 continue
-            w = _rollout(dp, tp, f, cand[i])
+            w = rollout(dp, tp, f, cand[i])
             wins[i] += w
             tried[i] += 1
             total += 1
@@ -247,7 +247,7 @@ def search_play(gp, dp, tp, f, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
 
 
 @njit(cache=True)
-def _scratch(T, prm):
+def scratch(T, prm):
     """A scratch state sharing the card table and the base policy's parameters."""
     S, P, obs = alloc_state()
     return (S, P, obs, np.zeros(L_SIZE, np.int64), np.zeros(1, np.int64),
@@ -262,7 +262,7 @@ def _scratch(T, prm):
 @njit(cache=True)
 def _one_game(f, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, cap):
     """Game ``game`` of ``seed`` with the search player; its result row into ``outrow``."""
-    _search_game(_scratch(T, prm), _scratch(T, prm), _scratch(T, prm), f, sp, level, seed,
+    _search_game(scratch(T, prm), scratch(T, prm), scratch(T, prm), f, sp, level, seed,
                  game, opts, outrow, np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64),
                  LOG, NLOG, slot, cap, np.zeros((1, 1), np.int64))
 
@@ -292,8 +292,8 @@ def _batch_py(f, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, N
 def _single_py(f, S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, D, sp, sr0):
     """One game on a reset state whose streams are set (sim.fast.api.play_fast: trace,
     decision record)."""
-    _single_game((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
-                 _scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
+    _single_game((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), scratch(T, prm),
+                 scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
                  np.zeros(1, np.uint64), np.zeros((1, 1), np.int64), D)
 
 
@@ -316,8 +316,8 @@ def _decide_py(S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG, f, sp, sr0, LOG)
     """The search player's action at the state's decision (sim.play.Game); LOG (1 x LOG_W,
     or 1 x 1 for none) receives the log row of a searched decision.  Returns the action,
     or -1 - action when the decision was searched."""
-    return _decision((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), _scratch(T, prm),
-                     _scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
+    return _decision((S, P, obs, L, E, SCR, T, R, PR, prm, DOBS, DLEG), scratch(T, prm),
+                     scratch(T, prm), f, sp, sr0, np.zeros((5, L_SIZE), np.int64),
                      np.zeros(1, np.uint64), LOG)
 
 
