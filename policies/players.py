@@ -19,13 +19,16 @@ PLAYERS = {"random": "policies.random_legal", "always-fight": "policies.always_f
 def build(module, text: dict | None = None) -> Policy:
     """The player of a policy module (NAME, DESCRIPTION, PARAMS, decide, and a ``make_policy``
     when it is no plain Policy) at its defaults, but for ``text``, the text parameters a spec
-    sets (``learned[weights=FILE]`` reads FILE, never the shipped weights).  A player that
-    cannot be built (a weights file that no longer fits) is one UsageError."""
+    sets (``learned[weights=FILE]`` reads FILE, never the shipped weights: a mistake there is
+    the spec's RuleError).  A player that cannot be built at its defaults (a shipped weights
+    file that no longer fits) is one UsageError."""
     make = getattr(module, "make_policy", Policy)
-    takes_text = text and "text" in inspect.signature(make).parameters
-    try:
+    if text and "text" in inspect.signature(make).parameters:
         policy = make(module.NAME, module.decide, dict(module.PARAMS), module.DESCRIPTION,
-                      **({"text": text} if takes_text else {}))
+                      text=text)
+        return origin(policy, module.NAME, module.__file__)
+    try:
+        policy = make(module.NAME, module.decide, dict(module.PARAMS), module.DESCRIPTION)
     except RuleError as exc:
         raise UsageError(f"the built-in policy {module.NAME!r} cannot be built: {exc}") from None
     return origin(policy, module.NAME, module.__file__)

@@ -70,8 +70,11 @@ def test_the_old_names_work_with_a_warning_naming_the_new_place():
     sys.modules.pop("sim.fast.search_api", None)
     with pytest.warns(DeprecationWarning, match="policies.search_run"):
         search_api = importlib.import_module("sim.fast.search_api")
+    from policies.search_log import decision_log
     from policies.search_run import decide_at
     assert search_api.decide_at is decide_at
+    with pytest.warns(DeprecationWarning, match="policies.search_log.decision_log"):
+        assert search_api.decision_log is decision_log
 
 
 def test_no_engine_imports_a_player():

@@ -62,6 +62,15 @@ def test_a_short_weights_file_breaks_learned_alone_with_one_line(short_weights):
     assert "do not fit policy learned" in error and "friday train" in error
 
 
+def test_a_command_naming_learned_then_says_so_in_one_error_line(short_weights, tmp_path):
+    cli = SHORT + "from sim.cli import main\nsys.argv = ['friday', *sys.argv[2:]]\nmain()"
+    r = _python(cli, str(short_weights), "simulate", "--policy", "learned", "--games", "1",
+                cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()]
+    assert r.stderr.startswith("error: the built-in policy 'learned' cannot be built")
+
+
 def test_other_weights_never_read_the_shipped_ones(short_weights):
     r = _python(SHORT + "from policies import load_policy\n"
                 "print(load_policy(f'learned[weights={sys.argv[2]}]').name)",

@@ -9,6 +9,7 @@ from typing import Annotated, List, Literal, Optional
 
 import typer
 
+from sim.errors import FridayError
 from sim.rng import MAX_SEED
 from sim.rules import RuleError, name_values
 
@@ -65,7 +66,7 @@ def command(app: typer.Typer, name: str | None = None):
             except KeyboardInterrupt:
                 typer.echo("\naborted: nothing more reported or written", err=True)
                 raise typer.Exit(130)
-            except RuleError as exc:
+            except FridayError as exc:         # RuleError, UsageError, MissingExtra
                 message = str(exc)
             except OSError as exc:
                 where = f"{exc.filename}: " if exc.filename else ""

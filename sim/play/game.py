@@ -35,15 +35,17 @@ _POLICIES: dict = {}
 
 
 def _policy(policy):
-    """(the Policy, its own runner or its compiled decide, its parameters) of a policy name
-    or policies.Policy (sim.contract.player: a player with a runner decides on its own)."""
+    """(the Policy, its own runner or None, its compiled decide or None, its parameters) of a
+    policy name or policies.Policy (sim.contract.player: a player with a runner decides on
+    its own)."""
     from policies import load_policy
     from sim.contract import callable_decide
     from sim.contract.player import runner_of
     hit = _POLICIES.get(policy) if isinstance(policy, str) else None
     if hit is None:
         pol = load_policy(policy)
-        hit = (pol, runner_of(pol) or callable_decide(pol),
+        runner = runner_of(pol)
+        hit = (pol, runner, None if runner else callable_decide(pol),
                np.ascontiguousarray(pol.params, dtype=np.float64))
         if isinstance(policy, str):
             _POLICIES[policy] = hit
@@ -194,9 +196,9 @@ class Game:
     def policy_action(self, policy) -> int:
         """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
         policy stream as the batch runner does."""
-        pol, fn, prm = _policy(policy)
-        if hasattr(fn, "decide"):                   # its own runner: the search on this state
-            return fn.decide(self)
+        pol, runner, fn, prm = _policy(policy)
+        if runner is not None:                      # its own runner: the search on this state
+            return runner.decide(self)
         from sim.contract import decide_once
         return decide_once(pol, fn, self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm,
                            self._PR, int(self._S[Y.S_DECISIONS]) + 1, (self.seed, self.game))
