@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from policies import load_policy  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.fast import run_batch  # noqa: E402
-from sim.fast.search_api import decision_log  # noqa: E402
+from policies.search_log import decision_log  # noqa: E402
 
 
 def main(argv=None):

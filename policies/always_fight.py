@@ -7,7 +7,7 @@
 * after an unwanted loss: destroys aging cards, then negative cards, with the budget.
 * everything else: policies.base defaults.
 """
-from numba import njit
+from sim.contract.numba_wall import lean_jit
 
 from policies import strategy
 from policies.base import destroy_choice, draw_or_stop, hazard_choice, helpful_ability, \
@@ -20,31 +20,31 @@ P = strategy.param_index(PARAMS)
 NEVER_SKIP = 1000.0       # skip_above / lose_if_missing_over that no value reaches
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hazard(obs, legal, n_legal, params):
     """R3: the best knowledge for the least shortfall; never skips."""
     return hazard_choice(obs, legal, n_legal, 1.0, NEVER_SKIP, 1.0, 0.0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate(obs, legal, n_legal, params):
     """R9.1: the easier pirate first."""
     return pirate_choice(obs, legal, n_legal, False)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ability(obs, legal, n_legal, params):
     """R4.4: policies.base.helpful_ability."""
     return helpful_ability(obs, legal, n_legal)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight(obs, legal, n_legal, params):
     """R4.3: draw, then pay down to ``reserve`` while the cards left could win."""
     return draw_or_stop(obs, legal, n_legal, params[P.reserve], NEVER_SKIP)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy(obs, legal, n_legal, params):
     """R4.8: aging cards first, then cards worth below 0."""
     return destroy_choice(obs, legal, n_legal, -1.0)
@@ -53,6 +53,6 @@ def destroy(obs, legal, n_legal, params):
 RULES = strategy.Rules(hazard, pirate, ability, strategy.target, fight, destroy, strategy.sort3)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def decide(obs, legal, n_legal, params, rng):
     return strategy.by_rules(obs, legal, n_legal, params, RULES)

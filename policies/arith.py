@@ -8,13 +8,13 @@ O_EFFECTIVE_VALUE, policies.base.fight_total and effective_value); ``oracle_figh
 ``oracle_effective_value`` work them out a second time, for the tests only.
 
 Like every built-in policy function, they are compiled without Numba's reference counting
-(``_nrt=False``, see sim.fast.policy_function): they allocate nothing, and so they run the same
+(sim.contract.numba_wall.lean_jit): they allocate nothing, and so they run the same
 way whether the fast engine or the reference engine compiled them first.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from sim.contract.numba_wall import lean_jit
 
 from sim import cards as C
 from sim import observation as O
@@ -33,45 +33,45 @@ for _ab, _w in ((C.AB_LIFE1, 1.0), (C.AB_LIFE2, 2.0), (C.AB_DRAW1, 1.5), (C.AB_D
 # --- the game's card table, as the player reads it (the observation's CT block, R1.4) ------
 # Never sim.cards: Numba would freeze the printed values into the compiled policy, and a
 # what-if table (sim.cardtable) would be played with the printed cards' arithmetic.
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def value_of(obs, c):
     """Card c's printed fight value."""
     return obs[O.CT_VALUE + c]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def ability_of(obs, c):
     """Card c's ability (sim.cards.AB_*)."""
     return obs[O.CT_ABILITY + c]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def is_aging(obs, c):
     return obs[O.CT_AGING + c] != 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def destroy_cost(obs, c):
     return obs[O.CT_DESTROY_COST + c]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def hazard_value(obs, c, step):
     """Hazard c's value at step 0 (green), 1 (yellow), 2 (red) (R4.1)."""
     return obs[O.CT_HAZARD_VALUE + step * N_CARDS + c]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def hazard_free(obs, c):
     return obs[O.CT_HAZARD_FREE + c]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def pirate_ability(obs, p):
     return obs[O.CT_PIRATE_ABILITY + p]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def has(legal, n_legal, action):
     for i in range(n_legal):
         if legal[i] == action:
@@ -79,13 +79,13 @@ def has(legal, n_legal, action):
     return False
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def in_fight(obs, card):
     z = obs[O.ZONE + card]
     return z == O.Z_FIGHT_LEFT or z == O.Z_FIGHT_RIGHT
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def card_value(obs, card):
     """A fight card's current value: 0 face down, doubled if doubled (R5.3, R5.4)."""
     flags = obs[O.FLAGS + card]
@@ -95,7 +95,7 @@ def card_value(obs, card):
     return 2 * v if flags & O.F_DOUBLED else v
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def oracle_effective_value(obs):
     """A test oracle: the opponent's value at the comparison (R5.7; pirates as fixed, R9.5),
     worked out again from the rest of the observation.  Policies read the engines' value
@@ -112,7 +112,7 @@ def oracle_effective_value(obs):
     return hazard_value(obs, obs[O.O_OPPONENT], step if step > 0 else 0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _highest_positive(obs, skip1, skip2):
     """R6.2: the face-up card with the highest positive printed value (ties: not doubled,
     then lowest id), skipping up to two cards already zeroed; -1 if none."""
@@ -128,7 +128,7 @@ def _highest_positive(obs, skip1, skip2):
     return best
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def oracle_fight_total(obs):
     """A test oracle: the fight's total as R4.6 counts it now (R5.3, R5.4, R6.2, R9.5),
     counted again from the rest of the observation.  Policies read the engines' count
@@ -164,7 +164,7 @@ def oracle_fight_total(obs):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _half_count_total(obs, n, zero1, zero2):
     """R9.5 half_cards_count: aging cards always count, best other cards fill ceil(n/2).
     Allocation-free (policies run without Numba's reference counting): the best others are
@@ -192,14 +192,14 @@ def _half_count_total(obs, n, zero1, zero2):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def deck_worth(obs, c):
     """What a card is worth in Robinson's deck for good (destroy decisions): its value, its
     ability, and a penalty for aging cards (they score -5, R10.3)."""
     return value_of(obs, c) + ABILITY_WORTH[ability_of(obs, c)] - (3.0 if is_aging(obs, c) else 0.0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight_worth(obs, c):
     """What a face-up card is still worth in this fight: its value and an unused ability."""
     w = float(card_value(obs, c))
@@ -210,7 +210,7 @@ def fight_worth(obs, c):
     return w
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def lowest_worth(obs, exclude, for_good):
     """The face-up fight card (other than ``exclude``) worth least, and its worth: worth in
     the deck for good (``deck_worth``: destroy, R5.3) or in this fight (``fight_worth``:
@@ -227,14 +227,14 @@ def lowest_worth(obs, exclude, for_good):
     return best, best_key
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def is_food(obs, c):
     """Card c gives life when used (life_plus, R5.1)."""
     ab = ability_of(obs, c)
     return ab == C.AB_LIFE1 or ab == C.AB_LIFE2
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def keep_worth(obs, c, food_worth):
     """A non-aging card's worth for the loss budget (R4.8): value + ability worth, a food card
     ``food_worth`` more (the expert: 0)."""
@@ -244,7 +244,7 @@ def keep_worth(obs, c, food_worth):
     return w
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def cull_count(obs, budget, max_value, food_worth=0.0):
     """How many fight cards a loss with this budget would destroy (R4.8), choosing like
     destroy_choice: aging cards (cost 2) first, then cards with keep_worth <= max_value
@@ -265,7 +265,7 @@ def cull_count(obs, budget, max_value, food_worth=0.0):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def best_double_value(obs, exclude):
     best = 0
     for i in range(obs[O.O_N_FIGHT]):
@@ -276,7 +276,7 @@ def best_double_value(obs, exclude):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def deck_mean(obs):
     """Mean fight value of Robinson's cards outside the fight (stack and discard, R1.4)."""
     total = obs[O.O_DECK_SUM]
@@ -284,7 +284,7 @@ def deck_mean(obs):
     return total / n if n > 0 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def stack_best_sum(obs, take):
     """The sum of the best ``take`` cards left in the Robinson stack (its value counts are
     open, R1.4; fewer if the stack holds fewer)."""
@@ -300,7 +300,7 @@ def stack_best_sum(obs, take):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def can_still_win(obs, missing, cards):
     """The best ``cards`` cards left in the Robinson stack (contents are open, R1.4) could
     cover ``missing`` points (only the best four are looked at)."""
@@ -309,7 +309,7 @@ def can_still_win(obs, missing, cards):
     return stack_best_sum(obs, cards if cards < 4 else 4) >= missing
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate_difficulty(obs, p):
     """Points a pirate will need beyond what its free cards bring on average (R9.5)."""
     mean = deck_mean(obs)
@@ -332,7 +332,7 @@ def pirate_difficulty(obs, p):
     return value - free * mean + (free if ability == C.PA_EXTRA_COSTS_2 else 0.0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate_knowledge_bonus(obs, card):
     """Extra worth of a knowledge card against the two pirates known from the start (R2.4):
     draw abilities against the +1-per-card and 2-life-per-card pirates, high values against

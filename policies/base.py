@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from sim.contract.numba_wall import lean_jit
 
 from policies.arith import (  # noqa: F401  (re-exported for policy files)
     ABILITY_WORTH, N_CARDS, ability_of, best_double_value, destroy_cost, hazard_free,
@@ -36,21 +36,21 @@ from sim.actions import (A_DESTROY, A_DISCARD, A_DONE, A_DRAW, A_END, A_FIGHT, A
                          A_PIRATE, A_PUT, A_SKIP, A_TARGET, A_USE)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def fight_total(obs):
     """The fight's total as R4.6 counts it now, as the engines wrote it in the observation
     (sim.observation O_FIGHT_TOTAL; policies.arith.oracle_fight_total is the tests' oracle)."""
     return obs[O.O_FIGHT_TOTAL]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def effective_value(obs):
     """The value the fight's total is compared with (R5.7; pirates as fixed, R9.5), as the
     engines wrote it (sim.observation O_EFFECTIVE_VALUE; 0 outside a fight)."""
     return obs[O.O_EFFECTIVE_VALUE]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pick_target(obs, legal, n_legal):
     """Target of the pending ability (R5.3-R5.9): double the best card, copy the most useful
     ability, destroy the card worth least for good, exchange / put below the card worth
@@ -80,7 +80,7 @@ def pick_target(obs, legal, n_legal):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ability_helps(obs, card, missing):
     """Whether using this card's ability now is worth it (fight phase)."""
     ab = ability_of(obs, card)
@@ -103,7 +103,7 @@ def ability_helps(obs, card, missing):
     return True   # draw, sort3, copy
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weight, pirate_prep):
     """R3: the hazard with the best trade-off between the knowledge card it gives (plus
     ``pirate_prep`` times its worth against the known pirates) and the points its free cards
@@ -128,7 +128,7 @@ def hazard_choice(obs, legal, n_legal, value_weight, skip_above, knowledge_weigh
     return best
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def helpful_ability(obs, legal, n_legal):
     """R4.4, R5: the first legal ability worth using now (ability_helps): life whenever it
     is free, the rest while behind; policies.strategy.NO_ACTION (-1) if none."""
@@ -140,7 +140,7 @@ def helpful_ability(obs, legal, n_legal):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def draw_or_stop(obs, legal, n_legal, reserve, lose_if_missing_over):
     """R4: end a won fight; else draw a free card; else pay while the missing points are at
     most ``lose_if_missing_over``, life stays at ``reserve`` or above and the cards left could
@@ -162,7 +162,7 @@ def draw_or_stop(obs, legal, n_legal, reserve, lose_if_missing_over):
     return legal[0]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def per_step(obs, green, yellow, red):
     """A per-step setting (R8) at the current step: green, yellow, or red (and beyond)."""
     step = obs[O.O_STEP]
@@ -173,7 +173,7 @@ def per_step(obs, green, yellow, red):
     return red
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def cull_on_purpose(obs, legal, n_legal, cull_yellow, max_missing, min_life, max_value,
                     food_worth=0.0):
     """R4.8 culling: whether to end (lose) a hazard fight on purpose: in the green step (and
@@ -190,7 +190,7 @@ def cull_on_purpose(obs, legal, n_legal, cull_yellow, max_missing, min_life, max
         cull_count(obs, missing, max_value, food_worth) > 0
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy_choice(obs, legal, n_legal, max_value, food_worth=0.0):
     """R4.8: aging first, then the lowest cards with keep_worth <= max_value (a food card
     ``food_worth`` more: kept)."""
@@ -211,7 +211,7 @@ def destroy_choice(obs, legal, n_legal, max_value, food_worth=0.0):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort_decision(obs, legal, n_legal):
     """R5.6: take 3, discard the worst if negative, best on top."""
     phase = obs[O.O_PHASE]
@@ -238,7 +238,7 @@ def sort_decision(obs, legal, n_legal):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate_choice(obs, legal, n_legal, hardest_first):
     """R9.1: the easier pirate first (or the harder one, if hardest_first)."""
     best, best_key = legal[0], -1e18
@@ -250,14 +250,14 @@ def pirate_choice(obs, legal, n_legal, hardest_first):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _fight_decision(obs, legal, n_legal, reserve, lose_if_missing_over):
     """0.1.0's ``fight_decision`` (R4): a helpful ability, else draw_or_stop (until 0.3.0)."""
     a = helpful_ability(obs, legal, n_legal)
     return a if a >= 0 else draw_or_stop(obs, legal, n_legal, reserve, lose_if_missing_over)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def _default_decide(obs, legal, n_legal, reserve, lose_if_missing_over, destroy_max_value,
                     value_weight, skip_above, knowledge_weight=1.0, hardest_first=False,
                     pirate_prep=0.0):

@@ -7,7 +7,7 @@
 * destroy budget (R4.8): aging cards first, then -1s, then 0s.
 * otherwise plays like always-fight (``reserve`` as there).
 """
-from numba import njit
+from sim.contract.numba_wall import lean_jit
 
 from policies import always_fight, strategy
 from policies.base import cull_on_purpose, destroy_choice, draw_or_stop, helpful_ability
@@ -20,7 +20,7 @@ PARAMS = {"reserve": 3.0, "max_missing": 4.0, "min_life": 8.0}
 P = strategy.param_index(PARAMS)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def culling(obs, legal, n_legal, params):
     """R4.8: whether to lose this green fight on purpose (module docstring;
     policies.base.cull_on_purpose: green only, cards worth 0 or less)."""
@@ -28,7 +28,7 @@ def culling(obs, legal, n_legal, params):
                            params[P.min_life], 0.0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ability(obs, legal, n_legal, params):
     """R4.4: none in a fight it loses on purpose; else policies.base.helpful_ability."""
     if culling(obs, legal, n_legal, params):
@@ -36,7 +36,7 @@ def ability(obs, legal, n_legal, params):
     return helpful_ability(obs, legal, n_legal)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight(obs, legal, n_legal, params):
     """R4.8: end a fight it loses on purpose; else as always-fight."""
     if culling(obs, legal, n_legal, params):
@@ -44,7 +44,7 @@ def fight(obs, legal, n_legal, params):
     return draw_or_stop(obs, legal, n_legal, params[P.reserve], always_fight.NEVER_SKIP)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy(obs, legal, n_legal, params):
     """R4.8: aging cards first, then cards worth 0 or less."""
     return destroy_choice(obs, legal, n_legal, 0.0)
@@ -53,6 +53,6 @@ def destroy(obs, legal, n_legal, params):
 RULES = always_fight.RULES._replace(ability=ability, fight=fight, destroy=destroy)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def decide(obs, legal, n_legal, params, rng):
     return strategy.by_rules(obs, legal, n_legal, params, RULES)

@@ -20,7 +20,7 @@ Decisions, one rule each (policies.strategy; everything not listed follows polic
 The defaults come from a coordinate search on levels 1 and 4 (10,000 seeded games each, see
 README "Tuning the expert"); there, both pirate-preparation settings measured best at 0.
 """
-from numba import njit
+from sim.contract.numba_wall import lean_jit
 
 from policies import strategy
 from policies.base import (cull_on_purpose, destroy_choice, draw_or_stop, hazard_choice,
@@ -38,20 +38,20 @@ PARAMS = {"reserve_green": 0.0, "reserve_yellow": 0.0, "reserve_red": 0.0,
 P = strategy.param_index(PARAMS)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hazard(obs, legal, n_legal, params):
     """R3: the best knowledge against the expected shortfall; skip a lone hard one."""
     return hazard_choice(obs, legal, n_legal, params[P.value_weight], params[P.skip_above],
                          params[P.knowledge_weight], params[P.pirate_prep])
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pirate(obs, legal, n_legal, params):
     """R9.1: the easier pirate first (the harder with ``hardest_pirate_first``)."""
     return pirate_choice(obs, legal, n_legal, params[P.hardest_pirate_first] > 0)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def culling(obs, legal, n_legal, params):
     """R4.8: whether to lose this fight on purpose (module docstring;
     policies.base.cull_on_purpose)."""
@@ -60,7 +60,7 @@ def culling(obs, legal, n_legal, params):
                            params[P.destroy_max_value])
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ability(obs, legal, n_legal, params):
     """R4.4: none in a fight it loses on purpose; else policies.base.helpful_ability."""
     if culling(obs, legal, n_legal, params):
@@ -68,7 +68,7 @@ def ability(obs, legal, n_legal, params):
     return helpful_ability(obs, legal, n_legal)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight(obs, legal, n_legal, params):
     """R4.8 end a fight it loses on purpose; R4.3 pay within the step's limits."""
     if culling(obs, legal, n_legal, params):
@@ -80,7 +80,7 @@ def fight(obs, legal, n_legal, params):
                                  params[P.pay_max_missing_yellow], params[P.pay_max_missing_red]))
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy(obs, legal, n_legal, params):
     """R4.8: aging cards first, then cards worth at most ``destroy_max_value``."""
     return destroy_choice(obs, legal, n_legal, params[P.destroy_max_value])
@@ -89,6 +89,6 @@ def destroy(obs, legal, n_legal, params):
 RULES = strategy.Rules(hazard, pirate, ability, strategy.target, fight, destroy, strategy.sort3)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def decide(obs, legal, n_legal, params, rng):
     return strategy.by_rules(obs, legal, n_legal, params, RULES)

@@ -22,7 +22,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from policies import Policy
+from sim.contract.numba_wall import lean_jit
+
+from policies.policy import Policy
 from policies.arith import (ABILITY_WORTH, ability_of, card_value, cull_count, deck_mean,
                             hazard_free, hazard_value, is_food, stack_best_sum,
                             value_of)
@@ -69,7 +71,7 @@ FEATURE_NAMES = (
     "loss_if_end") + tuple("ability_" + a for a in C.ABILITY_NAMES)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def state_features(obs, F):
     """F[:N_STATE]: the decision's situation, each scaled to about 0..1 (R1.4: open facts)."""
     F[:N_STATE] = 0.0
@@ -137,7 +139,7 @@ def state_features(obs, F):
             F[F_PRIZE] = (value_of(obs, k) + ABILITY_WORTH[ability_of(obs, k)]) / 4.0
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def action_features(obs, a, F):
     """F[N_STATE:]: what candidate ``a`` is (its kind, the hazard or ability it involves)."""
     F[N_STATE:] = 0.0
@@ -170,7 +172,7 @@ def action_features(obs, a, F):
 
 # --- the network, read from the parameter vector: params[N_NAMED:] = [n_in, n_hidden, W1 (row
 # by input), b1, w2, b2] (LearnedPolicy appends it to the named parameters) ---------------------
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hidden_of_state(params, F, H):
     """H = b1 + W1[:N_STATE]' F[:N_STATE]: the hidden layer's state part, once a decision."""
     nh = H.shape[0]
@@ -184,7 +186,7 @@ def hidden_of_state(params, F, H):
                 H[j] += params[row + j] * F[i]
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def network_decides(obs, n_legal) -> bool:
     """Whether the network scores this decision: a choice (two or more legal actions) of a
     hazard (R3) or in a fight (R4) not yet won (R4.7: the total short of the value)."""
@@ -199,7 +201,7 @@ def network_decides(obs, n_legal) -> bool:
 GROUP = 4              # candidates scored side by side: the four sums s0..s3 below (one each)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def candidate_scores(obs, legal, n_legal, params, F, H, G, out):
     """out[c], c < n_legal: the network's score of candidate legal[c] (its winning chance,
     centred on the decision's mean), w2 . relu(H + W1[N_STATE:]' F[N_STATE:]) + b2, with
@@ -334,8 +336,8 @@ class LearnedPolicy(Policy):
                                                 "sha256": hashlib.sha256(data).hexdigest()}}
 
 
-def make_policy(name, decide, params, description):
-    return LearnedPolicy(name, decide, params, description)
+def make_policy(name, decide, params, description, text=None):
+    return LearnedPolicy(name, decide, params, description, text=text)
 
 
 # the feature indices' names before 0.2.0 (S_* state, A_* action features): F_* now

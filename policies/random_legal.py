@@ -3,7 +3,7 @@
 Parameters: none.  Randomness comes from the game's policy stream (sim.rng), so a game is
 reproducible from (seed, game index) in both engines.
 """
-from numba import njit
+from sim.contract.numba_wall import lean_jit
 
 from sim.rng import nb_below
 
@@ -12,6 +12,6 @@ DESCRIPTION = "uniform over the legal actions at every decision"
 PARAMS: dict = {}
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def decide(obs, legal, n_legal, params, rng):
     return legal[nb_below(rng, n_legal)]

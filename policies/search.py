@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from policies import Policy, load_policy
+from policies.policy import Policy
 from sim.errors import UsageError
 
 NAME = "search"
@@ -50,13 +50,17 @@ def parse_kinds(text: str) -> int:
 
 def base_policy(name: str) -> Policy:
     """The base policy named ``name``: a built-in (not search) or file.py:function."""
-    from policies import builtin_policies
-    from policies.spec import is_file_spec
-    plain = builtin_policies()
+    from policies.files import load_file_policy
+    from policies.players import PLAYERS, builtin_policy
+    from policies.policy import variant
+    from policies.spec import is_file_spec, parse_policy_spec
+    plain = list(PLAYERS)
     if name in plain:
-        return plain[name]
+        return builtin_policy(name)
     if is_file_spec(name):
-        return load_policy(name)
+        parsed = parse_policy_spec(name)
+        policy = load_file_policy(parsed.base)
+        return variant(policy, dict(parsed.params)) if parsed.params else policy
     raise UsageError(f"unknown base policy {name!r} for search: choose one of "
                      f"{', '.join(plain)} or path/to/file.py:function")
 
@@ -70,8 +74,8 @@ def _whole(name, value, low, high=None) -> int:
 
 class SearchPolicy(Policy):
     """The search player: a Policy whose games run in sim.fast.search (it resamples the
-    engine's state, so the fast engine only); sim.fast.api dispatches on
-    ``batch_entry``/``single_entry``."""
+    engine's state, so the fast engine only): its ``runner()`` (policies.search_run) plays
+    the games in place of the engine's own runner (sim.contract.player)."""
     engines = ("fast",)
     searches = True
     sees_all = False     # True only for the UNFAIR policies.unfair_clairvoyant
@@ -130,24 +134,14 @@ class SearchPolicy(Policy):
         return (super().header() + f" (base {self.text_params['base']}, kinds "
                 f"{self.text_params['kinds']})")
 
-    # --- the fast engine's hooks (sim.fast.api) ------------------------------------------
+    # --- the fast engine's runner (sim.contract.player) ----------------------------------
     def base_params(self) -> np.ndarray:
         return np.ascontiguousarray(self.base_policy.params, dtype=np.float64)
 
-    def batch_entry(self):
-        from sim.fast import search_api
-        return lambda *args: search_api.batch(self, *args)
-
-    def single_entry(self):
-        from sim.fast import search, search_api
-        search.entry("single")      # compiled (or loaded) now: not inside a timed decision
-        return lambda *args: search_api.single(self, *args)
-
-    @property
-    def entry_py(self):
-        from sim.fast import search as X
-        return X._batch_py
+    def runner(self):
+        from policies.search_run import SearchRunner
+        return SearchRunner(self)
 
 
-def make_policy(name, decide, params, description):
-    return SearchPolicy(name, decide, params, description)
+def make_policy(name, decide, params, description, text=None):
+    return SearchPolicy(name, decide, params, description, text=text)

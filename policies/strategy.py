@@ -40,6 +40,8 @@ from collections import namedtuple
 
 from numba import njit
 
+from sim.contract.numba_wall import lean_jit
+
 from policies.arith import ability_of, has, value_of  # noqa: F401  (for rules)
 from policies.base import (effective_value, fight_total, pick_target,  # noqa: F401 (for rules)
                            sort_decision)
@@ -63,56 +65,56 @@ def param_index(params: dict):
 
 
 # --- the observation by name (R1.4: what a player may know) --------------------------------
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def phase(obs):
     """The kind of decision asked (sim.observation PH_*)."""
     return obs[O.O_PHASE]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def step(obs):
     """The step (R8): GREEN, YELLOW or RED."""
     return obs[O.O_STEP]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def level(obs):
     """The game's level, 1 to 4 (R2.3)."""
     return obs[O.O_LEVEL]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def life(obs):
     """Robinson's life points now (R2.2)."""
     return obs[O.O_LIFE]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def against_pirate(obs):
     """Whether the fight is against a pirate (R9)."""
     return obs[O.O_OPPONENT_IS_PIRATE] != 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def points_missing(obs):
     """How many points the fight's total is short of its value (R4.6; <= 0: won so far)."""
     return effective_value(obs) - fight_total(obs)
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def free_cards_left(obs):
     """Free cards Robinson may still draw in this fight (R4.3)."""
     return obs[O.O_FREE_LEFT]
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def paid_cost(obs):
     """The life one more card costs in this fight (R4.3: 1, or 2 against that pirate)."""
     return obs[O.O_PAID_COST]
 
 
 # --- playing the rules -------------------------------------------------------------------------
-@njit(_nrt=False, inline='always')
+@lean_jit(inline=True, cache=False)
 def by_rules(obs, legal, n_legal, params, rules):
     """The action of the rule for this decision (module docstring); ``rules`` a Rules."""
     ph = obs[O.O_PHASE]
@@ -179,11 +181,11 @@ def with_rules(base, **overrides):
     decide.__name__ = decide.__qualname__ = \
         f"{base.NAME.replace('-', '_')}_with_{'_'.join(overrides) or 'its_rules'}"
     decide.__module__ = sys._getframe(1).f_globals.get("__name__", decide.__module__)
-    return njit(_nrt=False)(decide)
+    return lean_jit(decide, cache=False)
 
 
 # --- the rules every built-in rule-based policy shares ----------------------------------------
-@njit(cache=True, _nrt=False)
+@lean_jit
 def target(obs, legal, n_legal, params):
     """R5.3-R5.9: policies.base.pick_target; once more whenever offered (R5.2 the second
     draw, R5.8 the second exchange)."""
@@ -192,7 +194,7 @@ def target(obs, legal, n_legal, params):
     return pick_target(obs, legal, n_legal)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def sort3(obs, legal, n_legal, params):
     """R5.6: policies.base.sort_decision (take 3, discard the worst if negative, best on top)."""
     return sort_decision(obs, legal, n_legal)

@@ -25,5 +25,5 @@ class ClairvoyantPolicy(SearchPolicy):
     text_defaults = {"base": "veteran", "kinds": "all"}
 
 
-def make_policy(name, decide, params, description):
-    return ClairvoyantPolicy(name, decide, params, description)
+def make_policy(name, decide, params, description, text=None):
+    return ClairvoyantPolicy(name, decide, params, description, text=text)

@@ -58,7 +58,7 @@ pay_max_missing_green 2 (22 points worse).  (The log itself misleads as a measur
 search stops trying an action as soon as it looks worse, so its recorded wins favour the
 base policy's choice; only paired games decide.)
 """
-from numba import njit
+from sim.contract.numba_wall import lean_jit
 
 from policies import expert, strategy
 from policies.arith import (ABILITY_WORTH, N_CARDS, ability_of, deck_mean, hazard_free,
@@ -84,7 +84,7 @@ PARAMS.update({"value_weight": 0.6, "cull_min_life": 14.0, "food_bonus": 1.0, "f
 P = strategy.param_index(PARAMS)     # the expert's 15 first, in their places
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def reach(obs, missing, cards):
     """Could ``cards`` paid cards cover ``missing`` points at best: the stack's best cards
     (R1.4), and beyond the stack the discard's best (it is shuffled in, R7.1)."""
@@ -101,7 +101,7 @@ def reach(obs, missing, cards):
     return total >= missing
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def pay_on(obs, legal, n_legal, params, action):
     """R4.3 with reach_cards > 0: where the expert's rule ends a hazard fight because the best
     four cards of the Robinson stack could not win it, pay on (within the step's pay limit
@@ -127,7 +127,7 @@ def pay_on(obs, legal, n_legal, params, action):
     return action
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hazard_key(obs, c, params):
     """R3: how much fighting hazard c is worth (module docstring)."""
     now = step(obs)
@@ -146,7 +146,7 @@ def hazard_key(obs, c, params):
     return key
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def hazard(obs, legal, n_legal, params):
     """R3.1: the hazard with the best key; R3.2: skip a lone one worth more than skip_above."""
     best = legal[0]
@@ -163,13 +163,13 @@ def hazard(obs, legal, n_legal, params):
     return best
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@lean_jit(inline=True)
 def food_worth(params):
     """What a food card is worth more to the loss budget and the culling (food_keep)."""
     return params[P.food_bonus] if params[P.food_keep] != 0.0 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def survive_pay(obs, legal, n_legal, params, action):
     """R4.3, R4.10 with pay_to_survive: pay instead of ending a hazard fight whose loss would
     cost more life than Robinson has, while the best cards left could still win it."""
@@ -183,7 +183,7 @@ def survive_pay(obs, legal, n_legal, params, action):
     return action
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy_won(obs, legal, n_legal, params):
     """R5.3 in a won hazard fight: a destroy ability removes for good the card worth least in
     the deck (deck_worth) if it is worth at most destroy_won_max (the expert: only below 0);
@@ -200,7 +200,7 @@ def destroy_won(obs, legal, n_legal, params):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def culling(obs, legal, n_legal, params):
     """R4.8: whether to lose this fight on purpose: the expert's rule, with the per-level life
     limit and food kept (module docstring)."""
@@ -210,7 +210,7 @@ def culling(obs, legal, n_legal, params):
                            params[P.destroy_max_value], food_worth(params))
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def ability(obs, legal, n_legal, params):
     """R5.3 destroy a weak card in a won fight; none in a fight it loses on purpose; else
     policies.base.helpful_ability."""
@@ -223,7 +223,7 @@ def ability(obs, legal, n_legal, params):
     return helpful_ability(obs, legal, n_legal)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def fight(obs, legal, n_legal, params):
     """R4.8 end a fight it loses on purpose; R4.3 the expert's paying, then pay on while the
     cards it can afford could win (reach_cards) or where a loss would kill (pay_to_survive)."""
@@ -240,7 +240,7 @@ def fight(obs, legal, n_legal, params):
     return survive_pay(obs, legal, n_legal, params, action)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def destroy(obs, legal, n_legal, params):
     """R4.8: aging cards first, then cards worth at most ``destroy_max_value``, food kept."""
     return destroy_choice(obs, legal, n_legal, params[P.destroy_max_value], food_worth(params))
@@ -249,6 +249,6 @@ def destroy(obs, legal, n_legal, params):
 RULES = expert.RULES._replace(hazard=hazard, ability=ability, fight=fight, destroy=destroy)
 
 
-@njit(cache=True, _nrt=False)
+@lean_jit
 def decide(obs, legal, n_legal, params, rng):
     return strategy.by_rules(obs, legal, n_legal, params, RULES)

@@ -15,12 +15,12 @@ import contextlib
 import hashlib
 from pathlib import Path
 
-# Numba's cache folders, index and writer lock are Numba internals (sim.fast.numba_wall); the
+# Numba's cache folders, index and writer lock are Numba internals (sim.contract.numba_wall); the
 # lock and has_cached_code are named here too for sim/__init__.py, sim.fast and sim.lab.progress
-from sim.fast.numba_wall import cache_dirs, has_cached_code, lock_cache_files  # noqa: F401
+from sim.contract.numba_wall import cache_dirs, has_cached_code, lock_cache_files  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = (ROOT / "sim", ROOT / "sim" / "fast", ROOT / "policies")
+SOURCE_DIRS = (ROOT / "sim", ROOT / "sim" / "fast", ROOT / "sim" / "contract", ROOT / "policies")
 STAMP = "friday-sources.sha256"
 
 

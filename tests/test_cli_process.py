@@ -195,7 +195,7 @@ def late(obs, legal, n_legal, params, rng):
 
 
 def test_ctrl_c_stops_a_policy_that_never_returns(tmp_path, fast_engine):
-    """A policy looping forever in jitted code (policies.guard.interruptible): the first
+    """A policy looping forever in jitted code (sim.contract.interruptible): the first
     Ctrl-C, once level 2 loops (the policy's cue on standard output), asks to stop after the
     chunk in flight, which never ends; the second one, once the command says so ("Ctrl-C
     again to abort"), stops at once, and what finished (level 1) is reported and written,

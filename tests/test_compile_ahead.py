@@ -1,5 +1,5 @@
 """The cold compile on two cores (sim.fast.compile_ahead) and the cache lock it needs
-(sim.fast.numba_wall.lock_cache_files)."""
+(sim.contract.numba_wall.lock_cache_files)."""
 import json
 import subprocess
 import sys
@@ -14,7 +14,7 @@ import sim  # noqa: F401  (installs the cache lock)
 from policies import load_policy
 from sim.fast import compile_ahead as CA
 from sim.fast import play_fast, run_batch
-from sim.fast.numba_wall import cache_lock_installed
+from sim.contract.numba_wall import cache_lock_installed
 
 from helpers import run_python
 

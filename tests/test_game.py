@@ -18,7 +18,7 @@ from sim import observation as O
 from sim.cards import AGING_DIFFICULT_IDS
 from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
-from sim.fast.numba_wall import address_of, lean_jit
+from sim.contract.numba_wall import address_of, lean_jit
 from sim.fast.machine import clone_into
 from sim.fast.state import new_state
 from sim.reference import play_game

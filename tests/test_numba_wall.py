@@ -1,4 +1,4 @@
-"""sim.fast.numba_wall: the one module on Numba's internals (tested version, pointers that
+"""sim.contract.numba_wall: the one module on Numba's internals (tested version, pointers that
 cannot outlive their arrays, unique cache names) and imports inside sim.fast that run one way."""
 import ast
 import re
@@ -10,7 +10,7 @@ import pytest
 from numba import njit
 from numba.core.errors import NumbaError
 
-from sim.fast import numba_wall as W
+from sim.contract import numba_wall as W
 
 from helpers import run_python
 
@@ -123,11 +123,11 @@ def test_imports_inside_sim_fast_run_one_way():
 
 
 def test_numba_internals_only_in_the_wall():
-    """The engine names its decorator and pointers through the wall: no ``_nrt=``, Numba
-    cache internals, cgutils or keep_alive anywhere else in sim."""
+    """The engines and the players name their decorator and pointers through the wall: no
+    ``_nrt=``, Numba cache internals, cgutils or keep_alive anywhere else in sim or policies."""
     pattern = re.compile(r"_nrt\s*=|populate_array|keep_alive|cgutils|numba\.extending|"
                          r"numba\.core\.caching|numba\.np\b")
-    bad = [f"{p.relative_to(ROOT)}:{k}" for p in (ROOT / "sim").rglob("*.py")
-           if p.name != "numba_wall.py"
+    files = [p for d in ("sim", "policies") for p in (ROOT / d).rglob("*.py")]
+    bad = [f"{p.relative_to(ROOT)}:{k}" for p in files if p.name != "numba_wall.py"
            for k, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
     assert bad == []

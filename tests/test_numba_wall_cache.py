@@ -1,6 +1,6 @@
 """Two policy functions of one name in two files, each played in fresh processes one after the
 other, twice, their ``ask`` cached on disk (as the project's policies are): each plays its own
-games (its cache entry is its own, sim.fast.numba_wall.cache_name)."""
+games (its cache entry is its own, sim.contract.numba_wall.cache_name)."""
 import json
 import textwrap
 from pathlib import Path
@@ -10,7 +10,7 @@ import pytest
 
 from policies import load_policy
 from sim.fast import run_batch
-from sim.fast.numba_wall import cache_dirs, cache_name
+from sim.contract.numba_wall import cache_dirs, cache_name
 
 from helpers import run_python
 
@@ -22,7 +22,7 @@ PLAY = textwrap.dedent("""
     import sim.fast.ask as ask
     from policies import load_policy
     from sim.fast import run_batch
-    from sim.fast.numba_wall import has_cached_code, ask_copy
+    from sim.contract.numba_wall import has_cached_code, ask_copy
     ask.is_project_source = lambda py: True      # cache it on disk, as a project policy
     policy = load_policy(sys.argv[1] + ":decide")
     cached = has_cached_code(ask_copy(ask._ask, ask.py_of(policy)))

@@ -1,7 +1,7 @@
 """A policy's mistakes while it plays, on every command and engine that runs policies: an
 exception inside decide, an action id outside the action space, a decision that never returns
 (the time limit, FRIDAY_DECISION_SECONDS) and Ctrl-C.  Each is one `error:` line naming the
-file, the function and the decision, exit code 2 (Ctrl-C: 130), no traceback (policies.guard).
+file, the function and the decision, exit code 2 (Ctrl-C: 130), no traceback (sim.contract).
 
 The mistakes found before any game (a wrong signature, a text in PARAMS, a return type that is
 no integer) are tests/test_every_command.py's; an illegal action is tests/test_cli_process.py's.
@@ -143,7 +143,7 @@ def test_a_decision_that_never_returns_stops_at_the_time_limit(tmp_path, command
 
 def test_ctrl_c_stops_a_decision_that_never_returns(tmp_path, fast_engine):
     """replay on the reference engine: the policy loops in jitted code in a worker thread
-    while the main thread takes Ctrl-C (policies.guard.interruptible); exit code 130."""
+    while the main thread takes Ctrl-C (sim.contract.interruptible); exit code 130."""
     fast_engine("expert")
     (tmp_path / "mine.py").write_text(MISTAKES + textwrap.dedent("""
         @njit
@@ -159,7 +159,7 @@ def test_ctrl_c_stops_a_decision_that_never_returns(tmp_path, fast_engine):
 
 @pytest.mark.parametrize("text", ["0", "-1", "ten", "inf", "nan"])
 def test_a_time_limit_that_is_no_positive_number_is_refused(monkeypatch, text):
-    from policies.guard import decision_seconds
+    from sim.contract import decision_seconds
     from sim.rules import RuleError
     monkeypatch.setenv("FRIDAY_DECISION_SECONDS", text)
     with pytest.raises(RuleError, match="FRIDAY_DECISION_SECONDS must be a positive number of "

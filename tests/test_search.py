@@ -14,7 +14,8 @@ from sim import observation as O
 from sim.cli import app
 from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
-from sim.fast.search_api import LOG_COLUMNS, decide_at, decision_log
+from policies.search_log import decision_log
+from policies.search_run import LOG_COLUMNS, decide_at
 from sim.errors import UsageError
 
 from helpers import run_cli

@@ -62,8 +62,9 @@ def simulate(
 
 def _with_log(pol, elsewhere: bool, path: Path, force: bool):
     """The search policy that keeps its decision log (--log-decisions), checked."""
+    from sim.contract.player import runner_of
     from sim.lab.files import check_file
-    if not pol.searches:
+    if runner_of(pol) is None:
         raise UsageError("--log-decisions records a search policy's decisions: use --policy "
                          "search (or a variant of it)")
     if elsewhere:

@@ -18,18 +18,12 @@ __all__ = ["COLUMNS", "play_fast", "policy_function", "run_batch", "run_summary"
 
 
 def __getattr__(name):
-    """The names above (from sim.fast.api) and the submodules (``sim.fast.api``), imported on
-    first use: importing ``sim.fast`` (as ``sim.numba_cache`` does, for ``numba_wall``) loads
-    no engine module."""
-    import importlib
+    """The names above (from sim.fast.api), imported on first use: importing ``sim.fast``
+    loads no engine module (a submodule is imported by name: ``from sim.fast import api``)."""
     if name in __all__:
-        return getattr(importlib.import_module(".api", __name__), name)
-    try:
-        return importlib.import_module(f".{name}", __name__)
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{name}":
-            raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _iter_batches(level, seed, n_games, policy, options=None, threads=None, chunk=100_000,

@@ -18,7 +18,7 @@ from .layout import (G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_FIGHT, P_RSTACK
                      S_FSUM, T_ABILITY, T_VALUE, EV_LIFE, LR_ABILITY, R_ABILITY, R_EXCHANGE, K_ABILITY_DONE,
                      RP_COPY_SOURCE, RP_TARGET, RP_MORE_DRAW2,
                      RP_MORE_BELOW)
-from .numba_wall import field, lean_jit
+from sim.contract.numba_wall import field, lean_jit
 from .sort3 import sort_take_next
 
 _ZONE = O.ZONE

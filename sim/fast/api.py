@@ -4,15 +4,16 @@ from __future__ import annotations
 import numpy as np
 import numba
 
-from policies.guard import ask, interruptible
 from sim import observation as O
+from sim.contract import callable_decide, decide_once, interruptible
+from sim.contract.player import runner_of
 from sim.actions import action_name
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.errors import RuleError, UsageError
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, check_level
 from . import runner
 from . import summary
-from .ask import RAISED, ask_cached, decide_function, policy_function
+from .ask import RAISED, ask_cached, policy_function
 from .decode import decode_events
 from .game import reset
 from .state import new_state
@@ -95,13 +96,13 @@ def _error_message(policy_name, action, phase, game, level, seed, legal):
 def _raise_raised(policy, prm, seed, game, DOBS, DLEG):
     """The PolicyError of a policy that raised inside the engine (sim.fast.ask.RAISED) at the
     last of the recorded decisions: it is asked again, from Python, at each of them in turn
-    with the game's policy stream, and raises again (policies.guard.ask names the exception and
-    the decision).  Returns if it does not (then it did return RAISED)."""
-    fn = decide_function(policy)
+    with the game's policy stream, and raises again (sim.contract.decide_once names the
+    exception and the decision).  Returns if it does not (then it did return RAISED)."""
+    fn = callable_decide(policy)
     rng = np.array([policy_stream_start(seed, game)], dtype=np.uint64)
     for k in range(len(DOBS)):
         legal = np.ascontiguousarray(DLEG[k, 1:1 + DLEG[k, 0]])
-        ask(policy, fn, DOBS[k].copy(), legal, len(legal), prm, rng, k + 1, (seed, game))
+        decide_once(policy, fn, DOBS[k].copy(), legal, len(legal), prm, rng, k + 1, (seed, game))
 
 
 def _raise_game_error(level, seed, game, policy, options, cards=None):
@@ -152,7 +153,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                          "sim.Game or the reference engine (friday replay and friday review do "
                          "so), not in one call of the fast engine")
     # in a worker thread: Ctrl-C, and the time limit (no decision finished), stop a policy
-    # that never returns (policies.guard)
+    # that never returns (sim.contract.interrupt)
     interruptible(single, fn, g, D,
                   watch=lambda: (int(S[S_DECISIONS]), policy, obs, int(S[S_DECISIONS]) + 1,
                                  (seed, game)))
@@ -195,10 +196,10 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
 
 
 def _entry(policy, name: str):
-    """The runner's entry point ``name``, or the policy's own (a search player:
-    policies.search, sim.fast.search), which takes the same arguments."""
-    own = getattr(policy, f"{name}_entry", None)
-    return own() if own is not None else runner.entry(name, policy)
+    """The runner's entry point ``name``, or the player's own runner's (sim.contract.player:
+    the search, policies.search_run), which takes the same arguments."""
+    own = runner_of(policy)
+    return own.entry(name) if own is not None else runner.entry(name, policy)
 
 
 def _batch(level, seed, first_game, n_games: int, policy, options, cards, out) -> np.ndarray:
@@ -285,8 +286,8 @@ def engine_cached(policy) -> tuple[bool, bool]:
     point and for the policy's ``ask`` (policy_function), i.e. whether their index files
     (``*.nbi``) exist with an entry for the current sources.  ``sim.numba_cache`` has already
     deleted stale files."""
-    entry = getattr(policy, "entry_py", None)
-    pys = (entry,) if entry is not None else (runner._batch_py, runner._block_py)
+    own = runner_of(policy)
+    pys = (own.entry_py,) if own is not None else (runner._batch_py, runner._block_py)
     return all(map(has_cached_code, pys)), ask_cached(policy)
 
 
@@ -298,11 +299,19 @@ def prepare(policy, threads=None):
     _batch(1, 0, 0, 1, policy, None, None, np.zeros((1, 1), np.int64))
 
 
+class _FirstLegal:
+    """The player ``warm_up`` plays when given none: the first legal action."""
+    name = "first legal"
+    params = np.zeros(1)
+
+    @staticmethod
+    def decide(obs, legal, n_legal, params, rng):
+        return legal[0]
+
+
 def warm_up(policy=None):
-    """Compile (or load from the cache) every entry point."""
-    if policy is None:
-        from policies import load_policy
-        policy = load_policy("random")
+    """Compile (or load from the cache) every entry point (with ``policy``, for it)."""
+    policy = _FirstLegal() if policy is None else policy
     play_fast(1, 0, 0, policy)
     run_batch(1, 0, 0, 4, policy)
     run_summary(1, 0, 4, policy)

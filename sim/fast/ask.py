@@ -13,10 +13,11 @@ from __future__ import annotations
 from numba import njit, types
 from numba.core.errors import NumbaError
 
-from policies.guard import PolicyError, check_returns, compile_message
+from sim.contract.decision import callable_decide, check_returns, py_of
+from sim.contract.numba_wall import ask_copy, field, lean_jit
+from sim.deprecation import moved
 from sim.numba_cache import has_cached_code, is_project_source
-from .layout import DECIDE_SIG, G_L, G_OBS, G_PR, G_PRM, G_S, POLICY_SIG, S_NLEGAL
-from .numba_wall import ask_copy, field, lean_jit
+from .layout import G_L, G_OBS, G_PR, G_PRM, G_S, POLICY_SIG, S_NLEGAL
 
 _compiled: dict = {}
 _decide = None      # each policy's copy of _decide_at has its own (ask_copy) ...
@@ -44,19 +45,13 @@ def _decide_at(gp):
                    field(gp, G_PR))
 
 
-def py_of(policy):
-    """The plain Python function of a policy's decide (a Policy, a jitted or plain function)."""
-    decide = getattr(policy, "decide", policy)
-    return getattr(decide, "py_func", decide)
-
-
 def policy_function(policy):
     """The policy's decide as the one cached engine calls it (``ask(gp)``, module docstring).
 
     It is compiled without Numba's reference counting (numba_wall.lean_jit, like the engine:
     about 2x faster games).  A policy that allocates arrays needs reference counting: its
-    decide is then compiled apart (``decide_function``) and called by ``ask`` (a little
-    slower).  A function that does not compile is a RuleError naming the policy."""
+    decide is then compiled apart (sim.contract.callable_decide) and called by ``ask`` (a little
+    slower).  A function that does not compile is a PolicyError naming the policy."""
     py = py_of(policy)
     hit = _compiled.get(("ask", id(py)))
     if hit is None:
@@ -65,8 +60,8 @@ def policy_function(policy):
             at = ask_copy(_decide_at, py, "decide_at", _decide=njit(inline="always")(py))
             copy = ask_copy(_ask, py, _decide_at=lean_jit(at, sig=POLICY_SIG.args, cache=cache))
             fn = _returns_action(policy, py, lean_jit(copy, sig=POLICY_SIG.args, cache=cache))
-        except NumbaError:      # it allocates (or does not compile: then decide_function says)
-            at = ask_copy(_decide_at, py, "decide_at", _decide=decide_function(policy))
+        except NumbaError:      # it allocates (or does not compile: then callable_decide says)
+            at = ask_copy(_decide_at, py, "decide_at", _decide=callable_decide(policy))
             copy = ask_copy(_ask, py, _decide_at=lean_jit(at, sig=POLICY_SIG, cache=cache))
             fn = lean_jit(copy, sig=POLICY_SIG, cache=cache)
         if _signature(fn) not in (POLICY_SIG, None):   # another integer type: cast it
@@ -77,7 +72,7 @@ def policy_function(policy):
 
 def _returns_action(policy, py, fn):
     """``fn`` (compiled for its arguments only) if it returns an integer, the type of an
-    action id; else a PolicyError (policies.guard.check_returns): Numba would cast a float to
+    action id; else a PolicyError (sim.contract.decision.check_returns): Numba would cast a float to
     an integer silently (0.5 would be action 0)."""
     check_returns(policy, py, getattr(_signature(fn), "return_type", types.int64))
     return fn
@@ -93,22 +88,4 @@ def ask_cached(policy) -> bool:
     return has_cached_code(ask_copy(_ask, py_of(policy)))
 
 
-def decide_function(policy):
-    """The policy's decide compiled on its own with layout.DECIDE_SIG, for calls from Python
-    (sim.play.Game.policy_action: a first-class function argument would cost ~0.15 ms per
-    call there; ``nogil``, so that a decision that never returns can be stopped:
-    policies.guard) and for ``ask`` when decide allocates (then with reference counting)."""
-    py = py_of(policy)
-    hit = _compiled.get(("decide", id(py)))
-    if hit is None:
-        cache = is_project_source(py)
-        try:
-            fn = lean_jit(py, sig=DECIDE_SIG.args, cache=cache, nogil=True)
-        except NumbaError:      # it allocates (or does not compile: then this raises again)
-            try:
-                fn = njit(DECIDE_SIG.args, cache=cache, nogil=True)(py)
-            except NumbaError as exc:
-                raise PolicyError(compile_message(policy, py, exc)) from None
-        fn = _returns_action(policy, py, fn)
-        hit = _compiled[("decide", id(py))] = (fn, py)
-    return hit[0]
+__getattr__ = moved(__name__, {"decide_function": "sim.contract:callable_decide"})

@@ -31,7 +31,7 @@ from sim.numba_cache import ROOT, is_project_source
 from . import abilities, core, fight, game, machine, sort3, summary
 from .ask import policy_function, py_of
 from .layout import A_I64, A_I64_2, G_PTR
-from .numba_wall import cache_lock_installed, has_cached_code
+from sim.contract.numba_wall import cache_lock_installed, has_cached_code
 
 _I, _B = types.int64, types.boolean
 # (function, argument types): the types the engine calls them with (a test checks that an

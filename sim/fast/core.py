@@ -27,7 +27,7 @@ from .layout import (K_DECISION, RP_COPY_SOURCE, RP_DESTROY, RP_FIGHT, RP_HAZARD
                      G_R, G_S, G_T, P_TABLE_R, S_SHUF_R, S_TABLE_R)
 from .dealing import table_shuffle
 from .events import ev4, ev_ability, ev_pile, ev_room
-from .numba_wall import field, lean_jit
+from sim.contract.numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS

@@ -3,7 +3,7 @@ shuffles (RESHUFFLE_KEYS: sim.fast.layout P_TABLE_R, P_TABLE_H), put on top of t
 from __future__ import annotations
 
 from .layout import CNT, ERR_SHUFFLE, S_ERR, S_ERR_ACTION, S_ERR_PHASE, S_OVER
-from .numba_wall import lean_jit
+from sim.contract.numba_wall import lean_jit
 
 
 @lean_jit

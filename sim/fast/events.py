@@ -3,7 +3,7 @@ checks and the writers of events shared by the engine's modules."""
 from __future__ import annotations
 
 from .layout import ABILITY_EV_W, CNT, ERR_TRACE_FULL, EV_ABILITY, S_EPOS, S_ERR, S_OVER, S_TRACE
-from .numba_wall import lean_jit
+from sim.contract.numba_wall import lean_jit
 
 
 @lean_jit(inline=True)

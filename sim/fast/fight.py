@@ -21,7 +21,7 @@ from .layout import (G_E, G_L, G_OBS, G_P, G_R, G_S, G_SCR, G_T, CNT, P_BEATEN, 
                      T_PABILITY, T_PFREE, T_PVALUE, EV_FIGHT_END, EV_FIGHT_START, LR_AGING, LR_LOST_FIGHT, LR_PAID_DRAW,
                      R_FREE, R_PAID)
 from .fight_total import total_now, sync_total, effective_value
-from .numba_wall import field, lean_jit
+from sim.contract.numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 _FLAGS = O.FLAGS

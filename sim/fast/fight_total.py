@@ -10,7 +10,7 @@ from .layout import (G_OBS, G_P, G_S, G_SCR, G_T, CNT, P_FIGHT, S_FSUM, S_NDOWN,
                      S_IN_FIGHT, S_IS_PIRATE, S_NZERO, S_OPP, S_OPT_COUNTS, S_OPT_STACKS,
                      S_STEP, S_STEP_MINUS, S_ZERO0, T_ABILITY, T_AGING, T_HV0, T_PABILITY,
                      T_VALUE)
-from .numba_wall import field, lean_jit
+from sim.contract.numba_wall import field, lean_jit
 
 _FLAGS = O.FLAGS
 

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import types
 
-from policies.guard import decide_args
+from sim.contract.decision import decide_args
 from sim import cards as C
 from sim.rules import RESULT_COLUMNS
 
@@ -116,7 +116,7 @@ A_I64_2 = types.Array(types.int64, 2, 'C')
 A_F64 = types.Array(types.float64, 1, 'C')
 A_U64 = types.Array(types.uint64, 1, 'C')
 # a policy's decide(obs, legal, n_legal, params, rng) -> action, as policy files write it (the
-# reference engine compiles a user's decide for the same arguments: policies.guard)
+# reference engine compiles a user's decide for the same arguments: sim.contract)
 DECIDE_SIG = types.int64(*decide_args())
 
 

@@ -40,7 +40,7 @@ from .layout import (CNT, ERR_DEBUG_FULL, ERR_ILLEGAL, G_DLEG, G_DOBS, G_L, G_T,
                      S_DEBUG, S_ERR_ACTION, S_ERR_PHASE, S_KB, S_KT, S_NDEC, S_NLEGAL, S_OVER, S_PEND_AB,
                      S_PEND_CARD, S_RESUME, S_SORT_EV, S_TABLE_H, S_TABLE_R, S_TRACE)
 from .core import phase_of, shuffle_slice, sync_obs
-from .numba_wall import field, lean_jit
+from sim.contract.numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 FIRST_DIFFICULT = AGING_DIFFICULT_IDS[0]

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit
 
 from .layout import A_I64_2, ARG_TYPES, G_L, G_S, S_NLEGAL
-from .numba_wall import address_of, field, lean_jit, signature_of
-from .search import _rollout, determinize
+from sim.contract.numba_wall import address_of, field, lean_jit, signature_of
+from .search import determinize, rollout
 from .state import new_state
 
 
@@ -26,7 +26,7 @@ def evaluate(gp, dp, tp, f, seed0, rk, OUT):
     for k in range(OUT.shape[0]):
         determinize(gp, dp, rk, seed0, k, True)
         for i in range(n):
-            OUT[k, i] = _rollout(dp, tp, f, L[i])
+            OUT[k, i] = rollout(dp, tp, f, L[i])
 
 
 def _evaluate_py(g, f, sr0, OUT):

@@ -12,12 +12,12 @@ import functools
 import numpy as np
 from numba import njit, prange, types
 
-from policies.guard import interruptible
+from sim.contract.interrupt import interruptible
 from .compile_ahead import split_compile
 from .game import fill_card_block, reset, stream_start, write_row
 from .layout import ARG_TYPES, N_ROW
 from .machine import _play_out, _start, new_game, resample_hidden, step
-from .numba_wall import address_of, lean_jit, signature_of
+from sim.contract.numba_wall import address_of, lean_jit, signature_of
 from .state import new_state
 from .summary import G_FIRST_ERROR, aggregate
 

@@ -36,7 +36,7 @@ from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE,
                      S_DEBUG, S_DECISIONS, S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
 from .machine import (clone_into, play_out, record, resample_hidden, start as start_game,
                       step)
-from .numba_wall import address_of, field, lean_jit, signature_of
+from sim.contract.numba_wall import address_of, field, lean_jit, signature_of
 from .state import new_state
 
 # --- search parameters (sp) and decision kinds ---------------------------------------------
@@ -102,7 +102,7 @@ def determinize(gp, dp, rk, seed0, k, fair):
 
 
 @lean_jit(inline=True)
-def _rollout(dp, tp, f, action):
+def rollout(dp, tp, f, action):
     """Play ``action`` on a copy of the determinization, then the base policy to the end."""
     clone_into(dp, tp)
     step(tp, action)
@@ -174,14 +174,14 @@ def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
     total = 0
     for k in range(K):
         determinize(gp, dp, rk, seed0, k, sp[SP_SEES_ALL] == 0)   # plain copies: UNFAIR
-        bw = _rollout(dp, tp, f, cand[bi])
+        bw = rollout(dp, tp, f, cand[bi])
         wins[bi] += bw
         tried[bi] += 1
         total += 1
         for i in range(n):
             if i == bi or alive[i] == 0:
                 continue
-            w = _rollout(dp, tp, f, cand[i])
+            w = rollout(dp, tp, f, cand[i])
             wins[i] += w
             tried[i] += 1
             total += 1

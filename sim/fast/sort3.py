@@ -10,7 +10,7 @@ from .core import can_draw, deck_in, in_slots, push, remove_at, take_top, wait_f
 from .layout import (G_E, G_L, G_OBS, G_P, G_R, G_S, G_T, CNT, P_RSTACK, P_RDISC,
                      P_SORT, S_KT, S_SORT_EV, S_SORT_N, S_ORD0, K_ABILITY_DONE, RP_SORT_TAKE,
                      RP_SORT_DISCARD, RP_SORT_ORDER)
-from .numba_wall import field, lean_jit
+from sim.contract.numba_wall import field, lean_jit
 
 _ZONE = O.ZONE
 

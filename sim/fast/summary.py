@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .layout import (K_AGING, K_CAUSE, K_DESTROYED, K_ERR, K_FLG, K_FWG, K_GAME, K_LIFE, K_P1,
                      K_P1B, K_P2, K_P2B, K_SCORE, K_STEP, K_TURNS, K_WON)
-from .numba_wall import lean_jit
+from sim.contract.numba_wall import lean_jit
 
 SCORE_MIN, SCORE_MAX = -250, 350            # fixed histogram bins of width 1, ends clamped
 N_BINS = SCORE_MAX - SCORE_MIN + 1

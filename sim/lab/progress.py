@@ -77,9 +77,9 @@ def prepare_engine(policy, quiet=False, threads=None):
 
 def prepare_reference(policy, quiet=False):
     """Compile or load the policy for the reference engine before the games are timed (and
-    before a decision is timed: policies.guard.callable_decide); a decide that does not
+    before a decision is timed: sim.contract.callable_decide); a decide that does not
     compile or returns no action id is an error here, before any game."""
-    from policies.guard import callable_decide
+    from sim.contract import callable_decide
     from sim.numba_cache import has_cached_code
     py = getattr(getattr(policy, "decide", None), "py_func", None)
     if py is not None and not has_cached_code(py) and not quiet:

@@ -145,8 +145,9 @@ def load_rollout_policy(policy):
     """The policy (a spec or Policy) that plays the continuations: a plain fast-engine one
     (a searching one would take hours: UsageError)."""
     from policies import load_policy
+    from sim.contract.player import runner_of
     pol = load_policy(policy) if isinstance(policy, str) else policy
-    if pol.searches or "fast" not in pol.engines:
+    if runner_of(pol) is not None or "fast" not in pol.engines:
         raise UsageError(f"the rollout policy must be a plain fast-engine policy (not "
                          f"{pol.name}: it would take hours)")
     return pol

@@ -100,7 +100,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
     current chunk: everything finished so far is reported and written, then
     SimulationInterrupted is raised.  ``cluster``: a connected sim.lab.cluster.Cluster;
     ``log_decisions``: a .parquet path for a search policy's decision log
-    (``policy.with_log()``, sim.fast.search_api)."""
+    (``policy.with_log()``, policies.search_run)."""
     from sim.fast.api import summary_from
     cards, threads = as_table(cards), check_threads(threads)     # bad input before the header
     plan = Plan((Setup(policy, options, cards),), tuple(levels), games, seed, engine, summary_only)
@@ -129,7 +129,7 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
             write_parquet(df, out, record)
             echo(f"wrote {len(df):,} rows to {out}")
         if log_decisions is not None:
-            from sim.fast.search_api import concat_log
+            from policies.search_run import concat_log
             log = concat_log(policy.log)
             write_parquet(log, log_decisions, record)
             echo(f"wrote {len(log):,} searched decisions to {log_decisions}")

@@ -34,14 +34,17 @@ _POLICIES: dict = {}
 
 
 def _policy(policy):
-    """(the Policy, its compiled decide or None for a searching player, its parameters) of a
-    policy name or policies.Policy."""
+    """(the Policy, its own runner or None, its compiled decide or None, its parameters) of a
+    policy name or policies.Policy (sim.contract.player: a player with a runner decides on
+    its own)."""
     from policies import load_policy
-    from sim.fast.ask import decide_function
+    from sim.contract import callable_decide
+    from sim.contract.player import runner_of
     hit = _POLICIES.get(policy) if isinstance(policy, str) else None
     if hit is None:
         pol = load_policy(policy)
-        hit = (pol, None if pol.searches else decide_function(pol),
+        runner = runner_of(pol)
+        hit = (pol, runner, None if runner else callable_decide(pol),
                np.ascontiguousarray(pol.params, dtype=np.float64))
         if isinstance(policy, str):
             _POLICIES[policy] = hit
@@ -190,18 +193,17 @@ class Game:
     def policy_action(self, policy) -> int:
         """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
         policy stream as the batch runner does."""
-        pol, fn, prm = _policy(policy)
-        if pol.searches:
-            from sim.fast.search_api import decide_at
-            return decide_at(pol, self)                      # the search on this state
-        from policies.guard import ask
-        return ask(pol, fn, self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm, self._PR,
-                   int(self._S[Y.S_DECISIONS]) + 1, (self.seed, self.game))
+        pol, runner, fn, prm = _policy(policy)
+        if runner is not None:                      # its own runner: the search on this state
+            return runner.decide(self)
+        from sim.contract import decide_once
+        return decide_once(pol, fn, self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm,
+                           self._PR, int(self._S[Y.S_DECISIONS]) + 1, (self.seed, self.game))
 
     def play(self, policy) -> dict:
         """Play to the end with ``policy``; the result.  Ctrl-C and the time limit of a
-        decision stop a policy that never returns (policies.guard.interruptible)."""
-        from policies.guard import interruptible
+        decision stop a policy that never returns (sim.contract.interrupt.interruptible)."""
+        from sim.contract import interruptible
 
         def play_out():
             while not self.is_over:

@@ -23,7 +23,7 @@ import re
 from html import escape
 from importlib import resources
 
-from policies.guard import interruptible
+from sim.contract.interrupt import interruptible
 
 from .. import observation as O
 from ..actions import A_FIGHT, N_CARDS, action_name

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from policies.guard import interruptible
+from sim.contract.interrupt import interruptible
 
 from .. import cards as C
 from .. import observation as O
@@ -99,8 +99,8 @@ class Game(FightRules):
     # --- the game ----------------------------------------------------------------------
     def play(self) -> "Game":
         """Play the whole game; fills self.trace, self.won, self.cause, self.score.  It runs
-        in policies.guard.interruptible: Ctrl-C stops a policy that never returns, and so
-        does the time limit of a decision."""
+        in sim.contract.interrupt.interruptible: Ctrl-C stops a policy that never returns,
+        and so does the time limit of a decision."""
         return interruptible(self._play)
 
     def _play(self) -> "Game":

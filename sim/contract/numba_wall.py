@@ -1,7 +1,8 @@
 """The Numba wall: everything of friday-lab that depends on Numba's internals, in one place.
 
-* ``lean_jit``: the engine's decorator, compiled without Numba's reference counting (no
-  incref/decref call per array use, about 2x faster games; such a function cannot allocate).
+* ``lean_jit``: the decorator of the engines and the built-in policies alike, compiled without
+  Numba's reference counting (no incref/decref call per array use, about 2x faster games; such
+  a function cannot allocate).
 * ``address_of`` / ``field``: one pointer to the state tuple instead of its ~90 flattened
   words per call.  ``address_of`` compiles only in a ``lean_jit`` function: there nothing is
   ever freed, and the arrays it points to are the function's own arguments, which its caller
@@ -52,9 +53,10 @@ if _problem:
 
 
 def lean_jit(fn=None, *, sig=None, inline=False, cache=True, nogil=False):
-    """``njit`` without reference counting (the engine's functions and the policies' ``ask``):
-    ``@lean_jit``, ``@lean_jit(inline=True)``, ``lean_jit(py, sig=...)``; ``nogil``: a call
-    from Python releases the GIL (one that another thread waits on: policies.guard)."""
+    """``njit`` without reference counting (the engines' functions, the built-in policies' and
+    each policy's ``ask``): ``@lean_jit``, ``@lean_jit(inline=True)``, ``lean_jit(py,
+    sig=...)``; ``nogil``: a call from Python releases the GIL (one that another thread waits
+    on: sim.contract.interrupt)."""
     jit = njit(sig, cache=cache, _nrt=False, **({"inline": "always"} if inline else {}),
                **({"nogil": True} if nogil else {}))
     return jit if fn is None else jit(fn)

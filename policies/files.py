@@ -1,0 +1,73 @@
+"""A user's policy file loaded by path: ``path/file.py:function`` (policies.spec).
+
+Policy files are loaded under a module name derived from the file's resolved path
+(``friday_policy_<sha256 of the path>``), registered in ``sys.modules``, with the file's folder
+first on ``sys.path`` while it runs (so ``import helper`` finds a module beside it).  Numba's
+on-disk cache is used only for the project's own sources: a user's function is compiled in
+each process (sim.fast.ask.policy_function), so an edit, a second file with the same function
+name, or a load from Python and then from the CLI can never meet a stale or foreign cache entry.
+This is the one place that imports a module by a name not written in the code.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from sim.errors import UsageError
+
+from .policy import Policy, check_decide, check_params, origin
+
+def _module_name(file: Path) -> str:
+    """A stable, unique module name for a policy file: the same in every process."""
+    return "friday_policy_" + hashlib.sha256(str(file).encode()).hexdigest()[:16]
+
+
+def _hide_other_modules(folder: Path) -> dict:
+    """Take out of sys.modules (until the file has run) the modules named like a module
+    beside the policy file but loaded from elsewhere, so that ``import helpers`` in the file
+    finds its own ``helpers.py`` even when another ``helpers`` was imported before."""
+    names = {p.stem for p in folder.glob("*.py")}
+    names |= {p.parent.name for p in folder.glob("*/__init__.py")}
+    hidden = {}
+    for n in names:
+        mod = sys.modules.get(n)
+        where = getattr(mod, "__file__", None)
+        if mod is not None and (where is None or Path(where).resolve().parent not in
+                                (folder, folder / n)):
+            hidden[n] = sys.modules.pop(n)
+    return hidden
+
+
+def load_file_policy(spec: str) -> Policy:
+    path, _, func = spec.rpartition(":")
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise UsageError(f"policy file {path!r} not found")
+    file = file.resolve()
+    name = _module_name(file)
+    module_spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(file.parent))
+    hidden = _hide_other_modules(file.parent)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:  # a user's file: report, don't crash
+        del sys.modules[name]
+        raise UsageError(f"policy file {path!r} failed to load: "
+                         f"{type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.remove(str(file.parent))
+        sys.modules.update(hidden)
+    decide = getattr(module, func, None)
+    if not callable(decide):
+        raise UsageError(f"policy file {path!r} has no function {func!r}")
+    check_decide(repr(spec), getattr(decide, "py_func", decide))
+    if not hasattr(decide, "py_func"):
+        from numba import njit
+        decide = njit(decide)
+    params = check_params(repr(spec), getattr(module, "PARAMS", None), decide.py_func)
+    policy = Policy(f"{path}:{func}", decide, params, (decide.py_func.__doc__ or "").strip())
+    return origin(policy, policy.name, str(file))

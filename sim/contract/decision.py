@@ -1,0 +1,167 @@
+"""The decision: what a player's ``decide`` is, how it is compiled for calls from Python, one
+decision asked from Python, and the one error of a player's mistakes.
+
+A player writes ``decide(obs, legal, n_legal, params, rng) -> action`` (``DECIDE``; the types
+the engines pass: ``decide_args``).  Each mistake is one ``PolicyError`` naming the policy,
+its file and function (``where``) and the decision where it can be known (``at``):
+
+* ``callable_decide``: decide compiled now for the engines' argument types; a return type
+  that is no integer is refused before any game (Numba would cast 0.5 to action 0, "end"), a
+  function that does not compile is named with Numba's reason (``compile_message``);
+* ``decide_once``: one decision asked from Python (the reference engine, sim.play.Game, the
+  fast engine's replay of a game in which decide raised): an exception inside decide, or an
+  answer that is no integer, is named with its decision; the decision in flight is kept for
+  the time limit (sim.contract.interrupt).
+
+Which action is legal is the engines' check (an illegal action id names the legal actions).
+"""
+from __future__ import annotations
+
+import itertools
+import threading
+
+import numpy as np
+
+from sim.errors import FridayError
+from sim.observation import O_LEVEL, O_PHASE, O_STEP, O_TURN, PHASE_NAMES
+from sim.rules import STEP_NAMES
+
+DECIDE = "decide(obs, legal, n_legal, params, rng)"
+
+
+class PolicyError(FridayError):
+    """A policy's decide cannot be a policy (it does not compile, returns no integer) or failed
+    at a decision: it raised, answered something that is no action id, or did not return
+    within the time limit."""
+
+
+def decide_args():
+    """The argument types of decide as the engines pass them (``DECIDE``): int64[:] obs,
+    int64[:] legal, int64 n_legal, float64[:] params, uint64[:] rng (sim.fast.layout)."""
+    from numba import types
+    i64, f64, u64 = (types.Array(t, 1, "C") for t in (types.int64, types.float64, types.uint64))
+    return i64, i64, types.int64, f64, u64
+
+
+def py_of(policy):
+    """The plain Python function of a policy's decide (a Policy, a jitted or plain function)."""
+    decide = getattr(policy, "decide", policy)
+    return getattr(decide, "py_func", decide)
+
+
+# --- names --------------------------------------------------------------------------------
+def where(policy, py=None) -> str:
+    """The policy as an error names it: ``'mine.py:brave' (/path/mine.py, function brave)``."""
+    import inspect
+    py = py_of(policy) if py is None else py
+    fname = getattr(py, "__name__", "?")
+    try:
+        place = f"{inspect.getsourcefile(py)}, function {fname}"
+    except TypeError:
+        place = f"function {fname}"
+    return f"{getattr(policy, 'name', fname)!r} ({place})"
+
+
+def at(obs, decision=None, game=None) -> str:
+    """The decision: ``at a fight decision (decision 7 of game 0; level 1, seed 1, step green,
+    turn 2)``; ``game`` is (seed, game index)."""
+    phase, step = int(obs[O_PHASE]), int(obs[O_STEP])
+    kind = PHASE_NAMES[phase] if 0 <= phase < len(PHASE_NAMES) else f"phase {phase}"
+    which = [] if decision is None else [f"decision {decision}"
+                                         + ("" if game is None else f" of game {game[1]}")]
+    state = ([f"level {int(obs[O_LEVEL])}"] + ([] if game is None else [f"seed {game[0]}"])
+             + [f"step {STEP_NAMES[step] if 0 <= step < len(STEP_NAMES) else step}",
+                f"turn {int(obs[O_TURN])}"])
+    return f"at a {kind} decision ({'; '.join(which + [', '.join(state)])})"
+
+
+def raised(policy, exc, obs, decision=None, game=None) -> PolicyError:
+    """The error of an exception raised inside decide (Numba reports one raised in a batch as
+    a SystemError whose cause is the policy's)."""
+    if isinstance(exc, SystemError) and exc.__cause__ is not None:
+        exc = exc.__cause__
+    text = " ".join(str(exc).split())[:300]
+    return PolicyError(f"policy {where(policy)} raised {type(exc).__name__}"
+                       f"{': ' + text if text else ''} {at(obs, decision, game)}")
+
+
+# --- compiling ------------------------------------------------------------------------------
+def check_returns(policy, py, returns):
+    """A PolicyError unless the compiled decide's return type ``returns`` is an integer."""
+    from numba import types
+    if not isinstance(returns, types.Integer):
+        raise PolicyError(f"policy {where(policy, py)} returns {returns}, not an action id (int)")
+
+
+def compile_message(policy, py, exc) -> str:
+    """The first line of Numba's report that says why ``py`` does not compile."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    skip = ("During:", "File", "^", "Failed in", "<source")
+    reason = next((ln for ln in lines if not ln.startswith(skip)), lines[0] if lines else "")
+    return (f"policy {where(policy, py)} does not compile as {DECIDE} -> int64: "
+            f"{reason[:300]}")
+
+
+_compiled: dict = {}
+
+
+def callable_decide(policy):
+    """The policy's decide as Python calls it (the reference engine, sim.play.Game, the fast
+    engine's ``ask`` when decide allocates): compiled now, before any decision is timed, for
+    ``decide_args``, its return type checked.  It is compiled releasing the GIL (``nogil``),
+    so that the main thread can stop it (sim.contract.interrupt), and without reference
+    counting where it allocates nothing (numba_wall.lean_jit), else with it; cached on disk
+    for the project's own sources only (sim.numba_cache.is_project_source).  Under
+    NUMBA_DISABLE_JIT decide is called as plain Python."""
+    import numba
+    from numba.core.errors import NumbaError
+    py = py_of(policy)
+    if numba.config.DISABLE_JIT:
+        return py
+    hit = _compiled.get(id(py))
+    if hit is None:
+        from numba import njit
+
+        from sim.numba_cache import is_project_source
+        from .numba_wall import lean_jit
+        cache, args = is_project_source(py), decide_args()
+        try:
+            fn = lean_jit(py, sig=args, cache=cache, nogil=True)
+        except NumbaError:      # it allocates (or does not compile: then this raises again)
+            try:
+                fn = njit(args, cache=cache, nogil=True)(py)
+            except NumbaError as exc:
+                raise PolicyError(compile_message(policy, py, exc)) from None
+        check_returns(policy, py, fn.nopython_signatures[0].return_type)
+        hit = _compiled[id(py)] = (fn, py)      # keep py alive so that id() stays unique
+    return hit[0]
+
+
+# --- one decision -----------------------------------------------------------------------------
+_in_flight: dict = {}   # thread id -> (key, policy, obs, decision, game): the decision asked
+_keys = itertools.count()
+
+
+def in_flight(thread_id):
+    """(key, policy, obs, decision, game) of the decision ``decide_once`` asks in thread
+    ``thread_id``, a new key for each decision; None between decisions."""
+    return _in_flight.get(thread_id)
+
+
+def decide_once(policy, fn, obs, legal, n_legal, params, rng, decision=None, game=None) -> int:
+    """``fn(obs, legal, n_legal, params, rng)``, the policy's decide (``callable_decide``), as
+    an action id; an exception inside or an answer that is no integer is a PolicyError naming
+    the decision (``decision``: its number in the game, ``game``: (seed, game index))."""
+    me = threading.get_ident()
+    _in_flight[me] = (next(_keys), policy, obs, decision, game)
+    try:
+        action = fn(obs, legal, n_legal, params, rng)
+    except Exception as exc:    # a user's code: name it, no traceback
+        raise raised(policy, exc, obs, decision, game) from None
+    finally:
+        _in_flight.pop(me, None)
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    from numba import typeof
+    raise PolicyError(f"policy {where(policy)} returns {typeof(action)}, not an action id "
+                      f"(int), {at(obs, decision, game)}")
