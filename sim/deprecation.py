@@ -62,12 +62,14 @@ def _public(module) -> list[str]:
             and getattr(v, "__module__", module.__name__) == module.__name__]
 
 
-def module_moved(old: str, new: str, namespace: dict):
+def module_moved(old: str, new: str, namespace: dict, renamed: dict[str, str] | None = None):
     """In a shim module ``old`` (a module that moved to ``new`` as a whole): every public name
     of ``new`` is served from there with a DeprecationWarning naming its new place, on each
     use (as scipy's moved private modules do), so the warning never depends on which import
-    came first."""
-    public = _public(importlib.import_module(new))
+    came first; ``renamed``: old names whose new place has another name or module
+    ("package.module:name")."""
+    public = _public(importlib.import_module(new)) + list(renamed or {})
     namespace["__all__"] = list(public)
-    namespace["__getattr__"] = moved(old, {n: f"{new}:{n}" for n in public})
+    namespace["__getattr__"] = moved(old, {**{n: f"{new}:{n}" for n in public},
+                                           **(renamed or {})})
     namespace["__dir__"] = lambda: list(public)

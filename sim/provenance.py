@@ -5,7 +5,8 @@ pyproject.toml reads it (``[tool.setuptools.dynamic]``), so a checkout run from 
 an installed copy report the version of the code that runs, never that of another install.
 
 ``engine_hash()`` is a sha256 over the sources that decide games: both engines
-(``sim/reference``, ``sim/fast``), the game's vocabulary (cards, card tables, rules and
+(``sim/reference``, ``sim/fast``), the contract that asks the players (``sim/contract``), the
+game's vocabulary (cards, card tables, rules and
 options, random numbers, actions, the observation's layout, deals) and the printed card table
 ``sim/data/cards.csv``.  Two result files with the same hash (and the same policy hash) were
 played by the same rules; a different hash says the engines' code changed, not that the games
@@ -20,7 +21,7 @@ from pathlib import Path
 __version__ = "0.2.0"
 
 ROOT = Path(__file__).resolve().parent
-ENGINE_SOURCES = ("reference/*.py", "fast/*.py", "cards.py", "cardtable.py", "rules.py",
+ENGINE_SOURCES = ("reference/*.py", "fast/*.py", "contract/*.py", "cards.py", "cardtable.py", "rules.py",
                   "rng.py", "actions.py", "observation.py", "deal.py", "data/cards.csv")
 
 

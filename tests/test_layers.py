@@ -167,12 +167,20 @@ def _relative(module: str, name: str) -> str:
     return ".".join(here[:len(here) - level + 1] + ([name.lstrip(".")] if name.strip(".") else []))
 
 
+def _is_target(text: str) -> bool:
+    """Whether a string is a place sim.deprecation serves a name from (``package.module:name``,
+    or a module's dotted name), not a sentence that advises one."""
+    module, colon, _ = text.partition(":")
+    dotted = all(part.isidentifier() for part in module.split("."))
+    return dotted and "." in module and (bool(colon) or module in MODULES)
+
+
 def _names_imported(module: str, call, tables) -> list[str] | None:
     """The modules an import by name imports (None: a name the code does not write)."""
     what = _called(call)
     if what in DEPRECATED:
         found = [n.value for n in ast.walk(call) if isinstance(n, ast.Constant)
-                 and isinstance(n.value, str) and "." in n.value]
+                 and isinstance(n.value, str) and _is_target(n.value)]
         return [f.partition(":")[0] for f in found if f.partition(":")[0] != module]
     if what in LOADERS:
         return None
