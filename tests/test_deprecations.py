@@ -36,6 +36,19 @@ MOVED = {
     "sim.simulate:run_simulation": "sim.lab.simulate:run_simulation",
     "sim.simulate:write_parquet": "sim.lab.files:write_parquet",
     "sim.report:policy_report": "sim.lab.report:policy_report",
+    # moved in 0.2.0 by the contract floor (sim.contract), the search's runner, sim.rng, sim.lab.ship
+    "policies.guard:interruptible": "sim.contract:interruptible",
+    "policies.guard:ask": "sim.contract:decide_once",
+    "policies.guard:callable_decide": "sim.contract:callable_decide",
+    "sim.fast.ask:decide_function": "sim.contract:callable_decide",
+    "sim.fast.numba_wall:lean_jit": "sim.contract.numba_wall:lean_jit",
+    "sim.fast.search_api:decide_at": "policies.search_run:decide_at",
+    "sim.fast.search_api:decision_log": "policies.search_log:decision_log",
+    "sim.fast.search:SEARCH_SALT": "sim.rng:SEARCH_SALT",
+    "sim.lab.review:REVIEW_SALT": "sim.rng:REVIEW_SALT",
+    "sim.lab.cluster:policy_from_wire": "sim.lab.ship:policy_from_wire",
+    "policies.learned:S_LIFE": "policies.learned:F_LIFE",
+    "policies.learned:A_IS_END": "policies.learned:F_IS_END",
 }
 # removed without a direct successor: served by a shim on the new API; the warning names it
 SHIMS = {
