@@ -1,6 +1,5 @@
 """The contract floor (sim.contract) between the engines and the players: one compiled decide
 for calls from Python, one decision asked from Python, the players' runners, the old names."""
-import warnings
 
 import numpy as np
 import pytest
@@ -74,13 +73,3 @@ def test_the_old_names_work_with_a_warning_naming_the_new_place():
         assert search_api.decide_at is decide_at
     with pytest.warns(DeprecationWarning, match="policies.search_log.decision_log"):
         assert search_api.decision_log is decision_log
-
-
-def test_no_engine_imports_a_player():
-    """sim.reference and sim.fast import nothing of policies (the contract is their floor);
-    sim.fast.search_api, the search runner's old place, is no engine module."""
-    from test_layers import MODULES, edges_of
-    up = [e.describe() for m in MODULES if m.startswith(("sim.fast", "sim.reference"))
-          and m != "sim.fast.search_api" for e in edges_of(m)
-          if e.imported.split(".")[0] == "policies"]
-    assert up == []

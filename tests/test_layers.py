@@ -355,3 +355,12 @@ def test_no_import_cycle(module):
     for component in mine:
         lines += [e.describe() for m in component for e in edges_of(m) if e.imported in component]
     assert not mine, f"{module} is on an import cycle of {mine}:\n  " + "\n  ".join(lines)
+
+
+def test_no_engine_imports_a_player():
+    """sim.reference and sim.fast import nothing of policies (the contract is their floor);
+    sim.fast.search_api, the search runner's old place, is no engine module."""
+    up = [e.describe() for m in MODULES if m.startswith(("sim.fast", "sim.reference"))
+          and m != "sim.fast.search_api" for e in edges_of(m)
+          if e.imported.split(".")[0] == "policies"]
+    assert up == []

@@ -109,7 +109,7 @@ def test_an_exception_in_any_thread_of_a_batch_stops_it_at_its_game(tmp_path, fa
     Numba itself would lose one raised in a worker thread and play on)."""
     from policies import load_policy
     from sim.fast import run_batch, run_summary
-    from sim.rules import RuleError
+    from sim.errors import FridayError
     fast_engine("expert")
     (tmp_path / "rare.py").write_text(RARE)
     policy = load_policy(f"{tmp_path}/rare.py:rare")
@@ -117,7 +117,7 @@ def test_an_exception_in_any_thread_of_a_batch_stops_it_at_its_game(tmp_path, fa
              r"fight decision \(decision \d+ of game 2616; level 1, seed 1, step ")
     for play in (lambda: run_batch(1, 1, 0, 5000, policy, threads=2),
                  lambda: run_summary(1, 1, 5000, policy, threads=2)):
-        with pytest.raises(RuleError, match=where):
+        with pytest.raises(FridayError, match=where):
             play()
 
 
@@ -160,9 +160,9 @@ def test_ctrl_c_stops_a_decision_that_never_returns(tmp_path, fast_engine):
 @pytest.mark.parametrize("text", ["0", "-1", "ten", "inf", "nan"])
 def test_a_time_limit_that_is_no_positive_number_is_refused(monkeypatch, text):
     from sim.contract import decision_seconds
-    from sim.rules import RuleError
+    from sim.errors import FridayError
     monkeypatch.setenv("FRIDAY_DECISION_SECONDS", text)
-    with pytest.raises(RuleError, match="FRIDAY_DECISION_SECONDS must be a positive number of "
+    with pytest.raises(FridayError, match="FRIDAY_DECISION_SECONDS must be a positive number of "
                                         f"seconds, not '{text}'"):
         decision_seconds()
     monkeypatch.setenv("FRIDAY_DECISION_SECONDS", "0.5")

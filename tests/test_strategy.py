@@ -11,7 +11,7 @@ from policies import always_fight, cull_green, expert, load_policy, strategy, ve
 from sim import Game
 from sim.cli import app
 from sim.lab import simulate
-from sim.rules import RuleError
+from sim.contract import PolicyError
 
 from helpers import run_cli
 
@@ -134,5 +134,5 @@ def test_a_rule_that_returns_no_action_id_is_named():
     @njit
     def hazard(obs, legal, n_legal, params):
         return 0.5
-    with pytest.raises(RuleError, match="returns float64, not an action id"):
+    with pytest.raises(PolicyError, match="returns float64, not an action id"):
         simulate(strategy.with_rules(veteran, hazard=hazard), level=1, games=5)
