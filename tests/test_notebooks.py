@@ -17,6 +17,7 @@ def make_notebooks():
     return module
 
 
+@pytest.mark.reruns
 @pytest.mark.parametrize("name", sorted(make_notebooks().NOTEBOOKS))
 def test_notebook_executes_top_to_bottom(name, monkeypatch):
     monkeypatch.setenv("FRIDAY_NOTEBOOK_GAMES", "300")

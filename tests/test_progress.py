@@ -2,6 +2,7 @@
 (terminal only, not with --quiet), and the chunk sizes that keep Ctrl-C fast
 (sim.lab.progress)."""
 import importlib.util
+import time
 
 import pytest
 
@@ -47,6 +48,26 @@ def test_compile_notice_only_when_something_must_be_compiled(monkeypatch, capsys
     assert (expected in err) if expected else err == ""
     assert (started is not None) == (not cached[0])      # the engine's compile gets timed
     progress.compile_notice(load_policy("random"), quiet=True)
+    assert capsys.readouterr().err == ""
+
+
+def test_a_long_compile_shows_it_is_alive(capsys):
+    """still_compiling: a line with the seconds so far at every tick while the block runs,
+    none once it is done, none when nothing is compiled (started None)."""
+    seen = ""
+    with progress.still_compiling(time.perf_counter(), every=0.01):
+        for _ in range(2000):                         # up to 20 s on a loaded machine
+            seen += capsys.readouterr().err
+            if "still compiling:" in seen:
+                break
+            time.sleep(0.01)
+    assert "s so far" in seen
+    time.sleep(0.05)
+    capsys.readouterr()
+    time.sleep(0.05)
+    assert capsys.readouterr().err == ""               # the thread stopped with the block
+    with progress.still_compiling(None, every=0.01):
+        time.sleep(0.05)
     assert capsys.readouterr().err == ""
 
 

@@ -52,6 +52,7 @@ def test_the_readme_has_five_tasks_with_one_command_each():
     assert any(b.lang == "python" and b.title is None and "Game.new" in b.body for b in runs)
 
 
+@pytest.mark.reruns
 def test_every_runnable_block_of_the_readme_runs_as_written(tmp_path, monkeypatch):
     blocks = [b for b in fenced_blocks(README) if b.runs]
     assert len(blocks) >= 6

@@ -68,6 +68,7 @@ def recorded(path: Path) -> list[str]:
     return shlex.split(MADE_BY.search(path.read_text(encoding="utf-8")).group(1))
 
 
+@pytest.mark.reruns
 @pytest.mark.parametrize("case", FRIDAY, ids=name)
 def test_a_friday_command_reruns_as_written_and_remakes_its_file(case, tmp_path, friday_here,
                                                                   fast_engine):

@@ -40,6 +40,9 @@ def missing_docs_packages() -> list[str]:
     return missing
 
 
+pytestmark = pytest.mark.reruns        # .ci/run: pytest -m reruns (pyproject.toml)
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """The site built once with ``mkdocs build --strict`` into a temporary folder: (folder,

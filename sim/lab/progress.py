@@ -1,7 +1,8 @@
 """What a long command shows while it runs: the compile notice, a progress bar, Ctrl-C.
 
 * ``compile_notice``: one line on standard error before the fast engine is compiled (a cold
-  Numba cache), with the time the last compile took on this machine, or the benchmark's figure.
+  Numba cache), with the time the last compile took on this machine, or the benchmark's figure;
+  ``still_compiling`` then shows it is alive: a line every ``TICK_SECONDS`` until it is done.
 * ``progress_bar``: a rich progress bar on standard error, one line per level (games done,
   games/s, time left), drawn only when standard error is a terminal and ``--quiet`` is not given.
 * ``StopFlag``: the first Ctrl-C asks the running loop to stop after its current chunk (chunks
@@ -35,6 +36,7 @@ class SimulationInterrupted(Exception):
 # (results/benchmark_cli.md: 28.8 s, two processes, sim.fast.compile_ahead), shown until this
 # machine has measured its own.
 BENCHMARK_COMPILE_SECONDS = 30
+TICK_SECONDS = 15
 
 
 def compile_notice(policy, quiet=False) -> float | None:
@@ -48,10 +50,36 @@ def compile_notice(policy, quiet=False) -> float | None:
             _policy_notice(policy)
         return None
     if not quiet:
-        seconds = last_compile_seconds() or BENCHMARK_COMPILE_SECONDS
-        print(f"compiling the engine, first run only, about {seconds:.0f} s "
-              f"(on a busy machine longer)", file=sys.stderr, flush=True)
+        here = last_compile_seconds()
+        seconds = here or BENCHMARK_COMPILE_SECONDS
+        where = "as it took here last time" if here else "on an idle 2-core machine"
+        print(f"compiling the engine, first run only, about {seconds:.0f} s {where} (a busy "
+              f"or slower machine takes longer)", file=sys.stderr, flush=True)
     return time.perf_counter()
+
+
+class still_compiling:
+    """While the engine compiles (``started``: its start, None: nothing to show), a line on
+    standard error every ``TICK_SECONDS``: the seconds so far, so a long compile shows it is
+    alive.  A daemon thread: the compile holds the interpreter in long stretches, so a line can
+    come late, never wrong."""
+
+    def __init__(self, started: float | None, every: float = TICK_SECONDS):
+        self.started, self.every = started, every
+        self.done = threading.Event()
+
+    def __enter__(self):
+        if self.started is not None:
+            threading.Thread(target=self._tick, daemon=True, name="still-compiling").start()
+        return self
+
+    def _tick(self):
+        while not self.done.wait(self.every):
+            print(f"  still compiling: {time.perf_counter() - self.started:.0f} s so far",
+                  file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc):
+        self.done.set()
 
 
 def _policy_notice(policy):
@@ -70,7 +98,8 @@ def prepare_engine(policy, quiet=False, threads=None):
     from sim.numba_cache import record_compile_seconds
     _set_threads(threads)                # a bad --threads is an error before any compile notice
     started = compile_notice(policy, quiet)
-    prepare(policy, threads)
+    with still_compiling(started if not quiet else None):
+        prepare(policy, threads)
     if started is not None:
         record_compile_seconds(time.perf_counter() - started)
 
