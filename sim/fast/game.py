@@ -160,9 +160,27 @@ def set_up(gp, D):
         ev_pile(S, P, E, np.int64(P_RSTACK))
         ev_pile(S, P, E, np.int64(P_HSTACK))
         ev_pile(S, P, E, np.int64(P_AGING))
-        ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE], np.int64(0))
-        S[S_EPOS] -= 1                # ev4 wrote code=p1 + 4 fields; drop the unused 5th
+        position = D.shape[0] >= 8 and D[7, 0] >= 0
+        ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE],
+            np.int64(1 if position else 0))    # code=p1 + 4 fields: the 5th, a position's flag
+        if position:
+            _position_event(S, E, D)
     _step_event(S, P, E)
+
+
+@lean_jit
+def _position_event(S, E, D):
+    """A position's setup fields (docs/TRACE.md's extension, sim.fast.decode): its discards
+    and removed cards as the deal gives them (rows 4-6: count, ids top first), its step."""
+    p = S[S_EPOS]
+    for k in range(4, 7):
+        n = D[k, 0]
+        E[p] = n
+        for i in range(n):
+            E[p + 1 + i] = D[k, 1 + i]
+        p += 1 + n
+    E[p] = S[S_STEP]
+    S[S_EPOS] = p + 1
 
 
 @lean_jit
