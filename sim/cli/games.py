@@ -36,6 +36,9 @@ def simulate(
     log_decisions: Annotated[Optional[Path], typer.Option(
         "--log-decisions", help="search policy: write one row per searched decision "
         "(observation, candidates, rollouts and wins) to this .parquet file")] = None,
+    traces: Annotated[Optional[Path], typer.Option(
+        help="write the trace of every game (docs/TRACE.md), one game per line, to this "
+             ".jsonl file (.jsonl.gz: gzip-compressed)")] = None,
 ):
     """Play GAMES games per level and print win rates (95% interval) and scores.
 
@@ -47,6 +50,7 @@ def simulate(
     if summary_only and out is not None:
         raise UsageError("--summary-only keeps no rows: it cannot be combined with --out")
     check_file(out, (".parquet",), force)
+    _check_traces(traces, summary_only, cluster, force)
     options, table = parse_options(option), load_cards(cards, set_)
     pol = load_policy(policy, param)
     pol.check_engine(engine)
@@ -57,7 +61,20 @@ def simulate(
     with cluster_or_none(cluster, engine) as dask:
         run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,
                        echo=typer.echo, quiet=quiet, cards=table, cluster=dask, chunk=chunk,
-                       log_decisions=log_decisions)
+                       log_decisions=log_decisions, traces=traces)
+
+
+def _check_traces(path: Path | None, summary_only: bool, cluster, force: bool):
+    """--traces: a .jsonl or .jsonl.gz file that may be written, of games played here."""
+    from sim.lab.files import check_file
+    if path is None:
+        return
+    if not path.name.lower().endswith((".jsonl", ".jsonl.gz")):
+        raise UsageError(f"traces must end in .jsonl or .jsonl.gz, got {path.name!r}", "traces")
+    if summary_only or cluster is not None:
+        raise UsageError("--traces writes every game from this process: drop --summary-only "
+                         "and --cluster")
+    check_file(path, (".jsonl", ".gz"), force, "traces")
 
 
 def _with_log(pol, elsewhere: bool, path: Path, force: bool):
