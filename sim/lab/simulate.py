@@ -153,7 +153,7 @@ def traced_chunk(chunk, threads=None):
     head = trace_header(chunk.engine, chunk.level, chunk.seed, chunk.first_game,
                         s.policy.name, s.options, s.cards)
     if chunk.engine == "reference":
-        from sim.reference import play_game, result_row
+        from sim.reference.game import play_game, result_row
         played = [play_game(chunk.level, chunk.seed, g, s.policy, s.options, cards=s.cards)
                   for g in games]
         rows = {c: np.array([result_row(p)[c] for p in played], dtype=np.int64)
