@@ -17,6 +17,13 @@ app = typer.Typer()
 PoliciesArg = Annotated[Optional[List[str]], typer.Argument(
     help="policies: NAME, 'NAME[PARAM=VALUE,...]', file.py:function[...]")]
 
+LogDecisionsOpt = Annotated[Optional[Path], typer.Option(
+    "--log-decisions", help="search policy: write one row per searched decision "
+    "(observation, candidates, rollouts and wins) to this .parquet file")]
+TracesOpt = Annotated[Optional[Path], typer.Option(
+    help="write the trace of every game (docs/TRACE.md), one game per line, to this .jsonl "
+         "file (.jsonl.gz: gzip-compressed)")]
+
 
 @command(app)
 def simulate(
@@ -33,12 +40,7 @@ def simulate(
         "--summary-only", help="aggregate on the fly (flat memory, for 10^8 games)")] = False,
     quiet: QuietOpt = False, cards: CardsOpt = None, set_: SetOpt = [],
     cluster: ClusterOpt = None, chunk: ChunkOpt = None,
-    log_decisions: Annotated[Optional[Path], typer.Option(
-        "--log-decisions", help="search policy: write one row per searched decision "
-        "(observation, candidates, rollouts and wins) to this .parquet file")] = None,
-    traces: Annotated[Optional[Path], typer.Option(
-        help="write the trace of every game (docs/TRACE.md), one game per line, to this "
-             ".jsonl file (.jsonl.gz: gzip-compressed)")] = None,
+    log_decisions: LogDecisionsOpt = None, traces: TracesOpt = None,
 ):
     """Play GAMES games per level and print win rates (95% interval) and scores.
 

@@ -11,7 +11,7 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
 from .core import deck_in, pop, push, shuffle_slice, wait_for
 from .dealing import override_pile, table_row, table_shuffle
-from .events import ev4, ev_pile, ev_room
+from .events import ev4, ev_pile, ev_position, ev_room
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
                      S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S,
@@ -164,23 +164,8 @@ def set_up(gp, D):
         ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE],
             np.int64(1 if position else 0))    # code=p1 + 4 fields: the 5th, a position's flag
         if position:
-            _position_event(S, E, D)
+            ev_position(S, E, D)
     _step_event(S, P, E)
-
-
-@lean_jit
-def _position_event(S, E, D):
-    """A position's setup fields (docs/TRACE.md's extension, sim.fast.decode): its discards
-    and removed cards as the deal gives them (rows 4-6: count, ids top first), its step."""
-    p = S[S_EPOS]
-    for k in range(4, 7):
-        n = D[k, 0]
-        E[p] = n
-        for i in range(n):
-            E[p + 1 + i] = D[k, 1 + i]
-        p += 1 + n
-    E[p] = S[S_STEP]
-    S[S_EPOS] = p + 1
 
 
 @lean_jit
