@@ -238,6 +238,22 @@ def test_the_trace_alone_recomputes_the_first_reshuffle_and_the_score(policy, se
             follow(stripped)
 
 
+def test_the_game_log_of_a_position_adds_up():
+    """The readable log (sim.play.render, ``friday replay``) of a game from a position counts
+    the setup's discard among Robinson's cards and its hazard discard among the hazards: its
+    score items add up to the trace's score (here no reshuffle shows the discard's cards)."""
+    from helpers import position
+    from sim.play.render import _Log, score_items
+    deal = position(1, discard=[0, 1, 2, 29], hazard_stack=list(range(30, 41)),
+                    hazard_discard=list(range(41, 51)), life=6)   # 51-58 removed
+    for seed in (3, 11):
+        game = played("reference", deal, level=1, seed=seed)
+        log = _Log(game, False)
+        log.run()
+        assert log.disagreements == []
+        assert sum(points for _, points, _ in score_items(game)) == game[-1]["score"]
+
+
 def simulate(args, tmp_path, name, friday_here):
     """``friday simulate ARGS --traces NAME`` in this process; the games of the file."""
     result = friday_here(["simulate", "--quiet", "--seed", "7", *args, "--traces", name],
