@@ -315,6 +315,8 @@ REFUSED = [
     (["--traces", "old.jsonl/t.jsonl"], "cannot write into old.jsonl: "),
     (["--traces", "t.jsonl", "--summary-only"], "--traces writes every game from this process"),
     (["--traces", "t.jsonl", "--cluster", "local:2"], "drop --summary-only and --cluster"),
+    (["--traces", "t.jsonl", "--policy", "search", "--log-decisions", "log.parquet"],
+     "run --log-decisions without it"),
 ]
 
 

@@ -52,7 +52,7 @@ def simulate(
     if summary_only and out is not None:
         raise UsageError("--summary-only keeps no rows: it cannot be combined with --out")
     check_file(out, (".parquet",), force)
-    _check_traces(traces, summary_only, cluster, force)
+    _check_traces(traces, summary_only, cluster, log_decisions, force)
     options, table = parse_options(option), load_cards(cards, set_)
     pol = load_policy(policy, param)
     pol.check_engine(engine)
@@ -66,8 +66,10 @@ def simulate(
                        log_decisions=log_decisions, traces=traces)
 
 
-def _check_traces(path: Path | None, summary_only: bool, cluster, force: bool):
-    """--traces: a .jsonl or .jsonl.gz file that may be written, of games played here."""
+def _check_traces(path: Path | None, summary_only: bool, cluster, log: Path | None,
+                  force: bool):
+    """--traces: a .jsonl or .jsonl.gz file that may be written, of games played here (and
+    played once more, traced: a decision log would hold their decisions twice)."""
     from sim.lab.files import check_file
     if path is None:
         return
@@ -76,6 +78,9 @@ def _check_traces(path: Path | None, summary_only: bool, cluster, force: bool):
     if summary_only or cluster is not None:
         raise UsageError("--traces writes every game from this process: drop --summary-only "
                          "and --cluster")
+    if log is not None:
+        raise UsageError("--traces plays every game a second time, traced: run "
+                         "--log-decisions without it")
     check_file(path, (".jsonl", ".gz"), force, "traces")
 
 
