@@ -344,6 +344,41 @@ def test_force_overwrites_a_traces_file(tmp_path, fast_engine, friday_here):
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 3
 
 
+class _CtrlCWhileJoined:
+    """A range's lines whose joining (inside write_traces' write) gets a Ctrl-C."""
+
+    def __init__(self, lines):
+        self.lines = lines
+
+    def __iter__(self):
+        import signal
+        signal.raise_signal(signal.SIGINT)
+        for _ in range(100):            # Python runs the handler here, at a loop's jump
+            pass
+        return iter(self.lines)
+
+
+def test_a_ctrl_c_while_a_range_is_written_waits_until_it_is_whole(tmp_path):
+    """A second Ctrl-C (Python's own handler) while a range's lines are written: the range is
+    written whole, then the run is told (as sim.lab.run.Run is, between ranges: it stops and
+    keeps what finished) and nothing after it is written."""
+    from sim.lab.run import Part
+    from sim.lab.simulate import write_traces
+    told = []
+
+    def run():                          # Run.__iter__'s handling of a Ctrl-C, in short
+        try:
+            yield Part(1, 0, 1, [("rows 0", ["game 0\n"])])
+            yield Part(1, 1, 2, [("rows 1", _CtrlCWhileJoined(["game 1\n", "game 2\n"]))])
+            yield Part(1, 3, 1, [("rows 3", ["game 3\n"])])
+        except KeyboardInterrupt:
+            told.append("stop")
+
+    kept = write_traces(tmp_path / "t.jsonl", run())
+    assert (tmp_path / "t.jsonl").read_text() == "game 0\ngame 1\ngame 2\n"
+    assert [p.results for p in kept] == [["rows 0"], ["rows 1"]] and told == ["stop"]
+
+
 def test_ctrl_c_keeps_the_traces_of_the_finished_games(tmp_path, fast_engine):
     """Ctrl-C once the run plays: exit 130, and the gzip file (complete, no partial file
     left) holds the trace of exactly the games reported and written to --out, in order."""

@@ -3,6 +3,8 @@
 the one run pipeline (sim.lab.run)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pandas as pd
 
@@ -156,8 +158,8 @@ def traced_chunk(chunk, threads=None):
         from sim.reference.game import play_game, result_row
         played = [play_game(chunk.level, chunk.seed, g, s.policy, s.options, cards=s.cards)
                   for g in games]
-        rows = {c: np.array([result_row(p)[c] for p in played], dtype=np.int64)
-                for c in RESULT_COLUMNS}
+        table = [result_row(p) for p in played]
+        rows = {c: np.array([r[c] for r in table], dtype=np.int64) for c in RESULT_COLUMNS}
         events = [p.trace for p in played]
     else:
         from sim.fast import api
@@ -178,14 +180,16 @@ def traced_chunk(chunk, threads=None):
 
 
 def write_traces(path, parts) -> list:
-    """The lines of ``parts`` (Parts of ``traced_chunk``'s results) to ``path`` as they come,
+    """The lines of ``parts`` (a Run over ``traced_chunk``'s Parts) to ``path`` as they come,
     gzip-compressed if it ends in .gz (the same bytes for the same games: no name, no time in
     the gzip header), written atomically (sim.lab.files): a run stopped by Ctrl-C keeps the
-    finished games, an error leaves nothing.  Returns the Parts with their rows only."""
+    finished games, an error leaves nothing.  A Ctrl-C while a range is written waits until
+    it is whole, then acts as between ranges (a second one is handed to the run, which stops
+    and keeps what it has).  Returns the Parts with their rows only."""
     import gzip
     from dataclasses import replace
     from .files import write_atomic
-    kept = []
+    kept, ranges = [], iter(parts)
 
     def write(tmp):
         with open(tmp, "wb") as raw:
@@ -193,9 +197,44 @@ def write_traces(path, parts) -> list:
                                  compresslevel=6)
                    if str(path).lower().endswith(".gz") else raw)
             with out:
-                for part in parts:
+                for part in ranges:
                     rows, lines = part.results[0]
-                    out.write("".join(lines).encode("utf-8"))
-                    kept.append(replace(part, results=[rows]))
+                    try:
+                        with _whole():
+                            out.write("".join(lines).encode("utf-8"))
+                            kept.append(replace(part, results=[rows]))
+                    except KeyboardInterrupt:
+                        _stop(ranges)
+                        break
     write_atomic(path, write)
     return kept
+
+
+@contextmanager
+def _whole():
+    """Ctrl-C held back until the block is done, then handled as it would have been (in the
+    main thread; elsewhere Python delivers no signal)."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if came and callable(previous):
+        previous(signal.SIGINT, None)
+
+
+def _stop(ranges):
+    """A Ctrl-C that came outside the run's own loop, handed to it (sim.lab.run.Run: it stops
+    and keeps the ranges finished)."""
+    if not hasattr(ranges, "throw"):            # not a run: nothing to stop but this
+        raise KeyboardInterrupt
+    try:
+        ranges.throw(KeyboardInterrupt)
+    except StopIteration:
+        pass
