@@ -379,6 +379,13 @@ def test_a_ctrl_c_while_a_range_is_written_waits_until_it_is_whole(tmp_path):
     assert [p.results for p in kept] == [["rows 0"], ["rows 1"]] and told == ["stop"]
 
 
+def test_a_run_stopped_before_its_first_range_writes_no_traces_file(tmp_path):
+    """As no --out file is written then (simulate reports 0 games, exit 130)."""
+    from sim.lab.simulate import write_traces
+    assert write_traces(tmp_path / "t.jsonl.gz", iter(())) == []
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_ctrl_c_keeps_the_traces_of_the_finished_games(tmp_path, fast_engine):
     """Ctrl-C once the run plays: exit 130, and the gzip file (complete, no partial file
     left) holds the trace of exactly the games reported and written to --out, in order."""

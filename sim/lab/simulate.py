@@ -183,9 +183,9 @@ def write_traces(path, parts) -> list:
     """The lines of ``parts`` (a Run over ``traced_chunk``'s Parts) to ``path`` as they come,
     gzip-compressed if it ends in .gz (the same bytes for the same games: no name, no time in
     the gzip header), written atomically (sim.lab.files): a run stopped by Ctrl-C keeps the
-    finished games, an error leaves nothing.  A Ctrl-C while a range is written waits until
-    it is whole, then acts as between ranges (a second one is handed to the run, which stops
-    and keeps what it has).  Returns the Parts with their rows only."""
+    finished games (none: no file), an error leaves nothing.  A Ctrl-C while a range is
+    written waits until it is whole, then acts as between ranges (a second one is handed to
+    the run, which stops and keeps what it has).  Returns the Parts with their rows only."""
     import gzip
     from dataclasses import replace
     from .files import write_atomic
@@ -206,8 +206,17 @@ def write_traces(path, parts) -> list:
                     except KeyboardInterrupt:
                         _stop(ranges)
                         break
-    write_atomic(path, write)
+        if not kept:                    # no game finished: no file (as no --out file)
+            raise _NoGames
+    try:
+        write_atomic(path, write)
+    except _NoGames:
+        pass
     return kept
+
+
+class _NoGames(Exception):
+    """A run stopped before its first range: write_atomic leaves no file."""
 
 
 @contextmanager
