@@ -213,9 +213,7 @@ def test_a_position_s_setup_names_its_piles_on_both_engines(fast_engine):
 def test_a_game_from_the_ordinary_start_writes_no_position_fields():
     """Without a position (no deal, or a deal of stacks only) the setup event is the shared
     format's: the same six fields as before."""
-    only_stacks = {k: POSITION[k] for k in ("hazard_stack",)}
-    only_stacks["hazard_stack"] = list(range(29, 59))
-    for deal in (None, only_stacks):
+    for deal in (None, {"hazard_stack": list(range(29, 59)), "pirates": [59, 66]}):
         setup = played("reference", deal)[1]
         assert set(setup) == {"e", "robinson_stack", "hazard_stack", "aging_stack", "pirates",
                               "life", "max_life"}
@@ -236,6 +234,29 @@ def test_the_trace_alone_recomputes_the_first_reshuffle_and_the_score(policy, se
         stripped = [game[0], {k: v for k, v in game[1].items() if k not in PILES}] + game[2:]
         with pytest.raises(Broken, match="reshuffle 1 holds"):
             follow(stripped)
+
+
+@pytest.mark.parametrize("level, spec", [
+    (1, {"discard": [0, 1, 2, 29, 52], "life": 3}),
+    (3, {"robinson": [5, 6], "discard": [7, 8, 19, 21, 30, 44], "step": 1,
+         "hazard_discard": [31]}),
+    (4, {"robinson": [], "discard": [3, 4, 5, 21, 40, 51], "step": 2, "life": 1}),
+])
+def test_every_game_from_a_position_can_be_followed(level, spec, fast_engine):
+    """Games 0-19 of each position (tests/helpers.position), in random and in expert play:
+    both engines write the same trace, and ``follow`` recomputes its score from it alone."""
+    from helpers import position
+    from sim.fast import play_fast
+    from sim.reference import Game
+    from sim.rules import Options
+    from sim.trace import header
+    deal = position(level, **spec)
+    for name in ("random", "expert"):
+        pol = fast_engine(name)
+        for g in range(20):
+            events = Game(level, 9, g, pol, Options(), deal).play().trace
+            assert play_fast(level, 9, g, pol, Options(), deal)["trace"] == events
+            follow([header("reference", level, 9, g, name, Options())] + events)
 
 
 def test_the_game_log_of_a_position_adds_up():
