@@ -89,7 +89,7 @@ def check_deal(level: int, source) -> dict:
     (UsageError if it is no deal: not JSON, unknown keys, not lists of card ids)."""
     deal = load_deal(source)
     orders = check_reshuffles(level, deal)
-    if set(POSITION_KEYS) & set(deal):
+    if is_position(deal):
         return {**check_position(level, deal), **orders}
     given = {key: list(deal[key]) for key in DEAL_KEYS if key in deal}
     _check_robinson_and_aging(level, given.get("robinson_stack"), given.get("aging_stack"))
@@ -245,6 +245,12 @@ def check_position(level: int, deal: dict) -> dict:
         raise RuleError(f"position: step must be one of {list(STEP_NAMES[:3])}, got {step!r}")
     given["life"], given["step"] = life, step
     return given
+
+
+def is_position(deal: dict) -> bool:
+    """Whether a deal starts mid-game (module docstring): its game's setup event names the
+    discards, removed cards and step too (docs/TRACE.md, its extension)."""
+    return bool(set(POSITION_KEYS) & set(deal))
 
 
 def shuffles_after_the_first(deal: dict) -> bool:

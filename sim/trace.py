@@ -22,3 +22,19 @@ def header(engine: str, level: int, seed: int, game: int, policy: str, options,
 
 def to_jsonl(events) -> str:
     return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+
+
+def batch_line(head: dict, events) -> str:
+    """One game of a batch's traces (docs/TRACE.md, the traces of a batch): a JSON array of
+    its header and its events, on one line."""
+    return json.dumps([head, *events], separators=(",", ":")) + "\n"
+
+
+def read_traces(path):
+    """The games of a batch's traces file (``friday simulate --traces``; gzip if the name ends
+    in .gz), one list [header, events...] at a time."""
+    import gzip
+    opener = gzip.open if str(path).lower().endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            yield json.loads(line)

@@ -38,6 +38,10 @@ SCHEMA = {
                   "removed": INTS},
     "game_end": {"won": BOOL, "cause": STR, "life": INT, "score": INT, "step": STR},
 }
+# a game from a position (sim.deal) writes these in its setup too, all of them (docs/TRACE.md,
+# the project's extension); a game from the ordinary set-up none
+POSITION_SETUP = {"robinson_discard": INTS, "hazard_discard": INTS, "removed": INTS,
+                  "step": STR}
 # TRACE.md's header: field -> type (every field required; extra ones only under "x")
 HEADER = {"format": STR, "version": INT, "engine": STR, "level": INT, "seed": INT, "game": INT,
           "policy": STR, "options": DICT, "cards": "cards"}
@@ -45,6 +49,7 @@ CARD = {"id": INT, "kind": STR, "name": STR, "fight_value": INT, "ability": STR,
         "destroy_cost": INT, "hazard": "hazard|null", "pirate": "pirate|null"}
 ENUMS = {
     ("step", "step"): set(STEP_NAMES), ("game_end", "step"): set(STEP_NAMES),
+    ("setup", "step"): set(STEP_NAMES[:3]),
     ("fight_start", "kind"): {"hazard", "pirate"},
     ("draw", "side"): {"left", "right"},
     ("draw", "reason"): {"free", "paid", "ability", "exchange", "replace"},
@@ -111,7 +116,9 @@ def validate_header(head, engine=None):
 
 
 # the checks that apply to some events only: an enum field (ENUMS), an event's own rule
-OWN_CHECKS = set(ENUMS) | {"hazards_drawn", "setup", "draw", "life", "sort3", "game_end"}
+# (the setup's step: games from a position only, test_games_from_a_position_conform)
+OWN_CHECKS = (set(ENUMS) - {("setup", "step")}) | {"hazards_drawn", "setup", "draw", "life",
+                                                    "sort3", "game_end"}
 
 
 def validate_trace(trace, max_life) -> set:
@@ -120,7 +127,8 @@ def validate_trace(trace, max_life) -> set:
     OWN_CHECKS that ran (the tests check that each one ran on some trace)."""
     ran = set()
     assert trace[0]["e"] == "setup" and trace[1] == {
-        "e": "step", "step": "green", "hazard_stack": trace[0]["hazard_stack"]}
+        "e": "step", "step": trace[0].get("step", "green"),
+        "hazard_stack": trace[0]["hazard_stack"]}
     assert trace[-1]["e"] == "game_end"
     assert sum(e["e"] == "game_end" for e in trace) == 1
     json.loads(json.dumps(trace))
@@ -128,9 +136,11 @@ def validate_trace(trace, max_life) -> set:
     for ev in trace:
         name = ev.get("e")
         assert name in SCHEMA, f"unknown event {ev}"
+        schema = {**SCHEMA[name], **(POSITION_SETUP if name == "setup" and "step" in ev
+                                     else {})}
         fields = set(ev) - {"e", "x"}
-        assert fields == set(SCHEMA[name]), f"fields of {ev}"
-        for field, kind in SCHEMA[name].items():
+        assert fields == set(schema), f"fields of {ev}"
+        for field, kind in schema.items():
             assert check_type(kind, ev[field]), f"{field} of {ev}"
             if (name, field) in ENUMS:
                 assert ev[field] in ENUMS[name, field], f"{field} of {ev}"
@@ -261,11 +271,12 @@ class ShortGame(CheckedGame):
         self.hazard_stack = self.hazard_stack[-keep:]
 
 
-def run_games(policy, level, n, options=None, seed=1234, game_class=CheckedGame):
-    """Play and check n games: their causes, the steps reached, the OWN_CHECKS that ran."""
+def run_games(policy, level, n, options=None, seed=1234, game_class=CheckedGame, deal=None):
+    """Play and check n games (from ``deal``, a position, if given): their causes, the steps
+    reached, the OWN_CHECKS that ran."""
     causes, steps, ran = Counter(), Counter(), set()
     for game in range(n):
-        g = game_class(level, seed, game, policy, options or Options())
+        g = game_class(level, seed, game, policy, options or Options(), deal)
         g.play()
         check_conservation(g)
         assert g.fight_decisions > 0              # the fight invariants were checked
@@ -338,3 +349,23 @@ def test_trace_header_conforms(engine, extra):
     assert head["x"]["card_table"] == {"table": "edited" if extra else "printed",
                                        "hash": table.hash, "changes": table.meta()["changes"]}
     validate_trace(lines[1:], lines[1]["max_life"])
+
+
+@pytest.mark.parametrize("level, spec", [
+    (1, {"discard": [0, 1, 2, 29], "life": 3}),
+    (2, {"robinson": [5, 6], "discard": [7, 8, 19, 30], "step": 1, "hazard_discard": [31]}),
+    (4, {"robinson": [], "discard": [3, 4, 5, 21, 40], "step": 2, "life": 0}),
+])
+def test_games_from_a_position_conform(level, spec, fast_engine):
+    """Games from positions (tests/helpers.position: discards, removed cards, life, step):
+    the same checks, their setup with the position's fields (POSITION_SETUP), as the deal
+    gives them; the fast engine writes the same traces."""
+    from helpers import position
+    from sim.fast import play_fast
+    fast_engine("random")
+    deal = position(level, **spec)
+    for policy in (Greedy(), load_policy("random")):
+        assert ("setup", "step") in run_games(policy, level, 30, seed=3, deal=deal)[2]
+    g = CheckedGame(level, 3, 0, load_policy("random"), Options(), deal).play()
+    assert {k: g.trace[0][k] for k in POSITION_SETUP} == {k: deal[k] for k in POSITION_SETUP}
+    assert play_fast(level, 3, 0, load_policy("random"), deal=deal)["trace"] == g.trace

@@ -17,6 +17,13 @@ app = typer.Typer()
 PoliciesArg = Annotated[Optional[List[str]], typer.Argument(
     help="policies: NAME, 'NAME[PARAM=VALUE,...]', file.py:function[...]")]
 
+LogDecisionsOpt = Annotated[Optional[Path], typer.Option(
+    "--log-decisions", help="search policy: write one row per searched decision "
+    "(observation, candidates, rollouts and wins) to this .parquet file")]
+TracesOpt = Annotated[Optional[Path], typer.Option(
+    help="write the trace of every game (docs/TRACE.md), one game per line, to this .jsonl "
+         "file (.jsonl.gz: gzip-compressed)")]
+
 
 @command(app)
 def simulate(
@@ -33,9 +40,7 @@ def simulate(
         "--summary-only", help="aggregate on the fly (flat memory, for 10^8 games)")] = False,
     quiet: QuietOpt = False, cards: CardsOpt = None, set_: SetOpt = [],
     cluster: ClusterOpt = None, chunk: ChunkOpt = None,
-    log_decisions: Annotated[Optional[Path], typer.Option(
-        "--log-decisions", help="search policy: write one row per searched decision "
-        "(observation, candidates, rollouts and wins) to this .parquet file")] = None,
+    log_decisions: LogDecisionsOpt = None, traces: TracesOpt = None,
 ):
     """Play GAMES games per level and print win rates (95% interval) and scores.
 
@@ -47,6 +52,7 @@ def simulate(
     if summary_only and out is not None:
         raise UsageError("--summary-only keeps no rows: it cannot be combined with --out")
     check_file(out, (".parquet",), force)
+    _check_traces(traces, summary_only, cluster, log_decisions, force)
     options, table = parse_options(option), load_cards(cards, set_)
     pol = load_policy(policy, param)
     pol.check_engine(engine)
@@ -57,7 +63,25 @@ def simulate(
     with cluster_or_none(cluster, engine) as dask:
         run_simulation(levels, games, seed, pol, options, engine, threads, out, summary_only,
                        echo=typer.echo, quiet=quiet, cards=table, cluster=dask, chunk=chunk,
-                       log_decisions=log_decisions)
+                       log_decisions=log_decisions, traces=traces)
+
+
+def _check_traces(path: Path | None, summary_only: bool, cluster, log: Path | None,
+                  force: bool):
+    """--traces: a .jsonl or .jsonl.gz file that may be written, of games played here (and
+    played once more, traced: a decision log would hold their decisions twice)."""
+    from sim.lab.files import check_file
+    if path is None:
+        return
+    if not path.name.lower().endswith((".jsonl", ".jsonl.gz")):
+        raise UsageError(f"traces must end in .jsonl or .jsonl.gz, got {path.name!r}", "traces")
+    if summary_only or cluster is not None:
+        raise UsageError("--traces writes every game from this process: drop --summary-only "
+                         "and --cluster")
+    if log is not None:
+        raise UsageError("--traces plays every game a second time, traced: run "
+                         "--log-decisions without it")
+    check_file(path, (".jsonl", ".gz"), force, "traces")
 
 
 def _with_log(pol, elsewhere: bool, path: Path, force: bool):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from sim.cards import ABILITY_NAMES, AB_LIFE1, AB_LIFE2, AB_SORT3
+from sim.deal import POSITION_PILES
 from sim.rules import CAUSE_NAMES, STEP_NAMES
 from .layout import (ABILITY_EV_W, EV_ABILITY, EV_DRAW, EV_FIGHT_END, EV_FIGHT_START,
                      EV_GAME_END, EV_HAZ_CHOICE, EV_HAZ_DRAWN, EV_LIFE, EV_PIRATE_CHOICE,
@@ -10,6 +11,15 @@ from .layout import (ABILITY_EV_W, EV_ABILITY, EV_DRAW, EV_FIGHT_END, EV_FIGHT_S
 
 def _none(x: int):
     return None if x < 0 else x
+
+
+def _position(E, p: int, setup: dict, pile) -> int:
+    """A position's setup fields (sim.fast.game._position_event) into ``setup``; the next
+    position in E."""
+    for key in POSITION_PILES:
+        setup[key], p = pile(p)
+    setup["step"] = STEP_NAMES[E[p]]
+    return p + 1
 
 
 def decode_events(E, n: int) -> list[dict]:
@@ -29,7 +39,9 @@ def decode_events(E, n: int) -> list[dict]:
             a, q = pile(q)
             out.append({"e": "setup", "robinson_stack": r, "hazard_stack": h, "aging_stack": a,
                         "pirates": [E[q], E[q + 1]], "life": E[q + 2], "max_life": E[q + 3]})
-            p = q + 4
+            p = q + 5
+            if E[q + 4]:                  # a position (sim.deal): TRACE.md's extension
+                p = _position(E, p, out[-1], pile)
         elif code == EV_STEP:
             h, q = pile(p + 2)
             out.append({"e": "step", "step": STEP_NAMES[E[p + 1]], "hazard_stack": h})

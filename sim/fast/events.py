@@ -2,7 +2,8 @@
 checks and the writers of events shared by the engine's modules."""
 from __future__ import annotations
 
-from .layout import ABILITY_EV_W, CNT, ERR_TRACE_FULL, EV_ABILITY, S_EPOS, S_ERR, S_OVER, S_TRACE
+from .layout import (ABILITY_EV_W, CNT, ERR_TRACE_FULL, EV_ABILITY, S_EPOS, S_ERR, S_OVER, S_STEP,
+                     S_TRACE)
 from sim.contract.numba_wall import lean_jit
 
 
@@ -58,3 +59,19 @@ def ev_pile(S, P, E, pile):
     for i in range(n):
         E[p + 1 + i] = P[pile, n - 1 - i]
     S[S_EPOS] = p + 1 + n
+
+
+@lean_jit
+def ev_position(S, E, D):
+    """After the setup event's fields, a position's (docs/TRACE.md's extension, decoded by
+    sim.fast.decode): its discards and removed cards as the deal gives them (deal rows 4-6:
+    count, ids top first), then its step."""
+    p = S[S_EPOS]
+    for k in range(4, 7):
+        n = D[k, 0]
+        E[p] = n
+        for i in range(n):
+            E[p + 1 + i] = D[k, 1 + i]
+        p += 1 + n
+    E[p] = S[S_STEP]
+    S[S_EPOS] = p + 1

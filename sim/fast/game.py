@@ -11,7 +11,7 @@ from sim.rng import nb_mix64
 from sim.rules import CAUSE_WON, PIRATES, RED
 from .core import deck_in, pop, push, shuffle_slice, wait_for
 from .dealing import override_pile, table_row, table_shuffle
-from .events import ev4, ev_pile, ev_room
+from .events import ev4, ev_pile, ev_position, ev_room
 from .fight import fight_begin
 from .layout import (K_DECISION, K_TURN, RP_HAZARD, RP_NONE, RP_PIRATE, S_ENDED, S_NLEGAL,
                      S_PIRATE_FIRST, S_PIRATE_NEXT, S_RESUME, G_E, G_L, G_OBS, G_P, G_R, G_S,
@@ -160,8 +160,11 @@ def set_up(gp, D):
         ev_pile(S, P, E, np.int64(P_RSTACK))
         ev_pile(S, P, E, np.int64(P_HSTACK))
         ev_pile(S, P, E, np.int64(P_AGING))
-        ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE], np.int64(0))
-        S[S_EPOS] -= 1                # ev4 wrote code=p1 + 4 fields; drop the unused 5th
+        position = D.shape[0] >= 8 and D[7, 0] >= 0
+        ev4(S, E, P[P_PIRATES, 0], P[P_PIRATES, 1], S[S_LIFE], S[S_MAXLIFE],
+            np.int64(1 if position else 0))    # code=p1 + 4 fields: the 5th, a position's flag
+        if position:
+            ev_position(S, E, D)
     _step_event(S, P, E)
 
 

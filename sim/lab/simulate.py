@@ -3,6 +3,8 @@
 the one run pipeline (sim.lab.run)."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pandas as pd
 
@@ -94,21 +96,23 @@ def header(policy, engine, seed, options, summary_only=False, cards=None) -> str
 
 def run_simulation(levels, games, seed, policy, options, engine, threads, out, summary_only,
                    echo=print, quiet=False, cards=None, cluster=None,
-                   chunk=None, log_decisions=None):
+                   chunk=None, log_decisions=None, traces=None):
     """``friday simulate``: the header, then ``games`` games per level with a progress bar,
     the summary table, and the rows written to ``out`` (Parquet).  Ctrl-C stops after the
     current chunk: everything finished so far is reported and written, then
     SimulationInterrupted is raised.  ``cluster``: a connected sim.lab.cluster.Cluster;
     ``log_decisions``: a .parquet path for a search policy's decision log
-    (``policy.with_log()``, policies.search_run)."""
+    (``policy.with_log()``, policies.search_run); ``traces``: a .jsonl or .jsonl.gz path for
+    the trace of every game (``traced_chunk``, ``write_traces``)."""
     from sim.fast.api import summary_from
     cards, threads = as_table(cards), check_threads(threads)     # bad input before the header
-    plan = Plan((Setup(policy, options, cards),), tuple(levels), games, seed, engine, summary_only)
+    plan = Plan((Setup(policy, options, cards),), tuple(levels), games, seed, engine, summary_only,
+                work=traced_chunk if traces is not None else None)
     echo(header(policy, engine, seed, options, summary_only, cards))
     with Run(plan, backend_for(cluster, chunk, threads), quiet) as run:
         if getattr(policy, "log", None):       # the warm-up game is not one of the run's
             policy.log.clear()
-        parts = list(run)
+        parts = list(run) if traces is None else write_traces(traces, run)
     done = run.games
     if done == 0:
         raise SimulationInterrupted(0)
@@ -133,5 +137,113 @@ def run_simulation(levels, games, seed, policy, options, engine, threads, out, s
             log = concat_log(policy.log)
             write_parquet(log, log_decisions, record)
             echo(f"wrote {len(log):,} searched decisions to {log_decisions}")
+        if traces is not None:
+            echo(f"wrote {len(df):,} game traces to {traces}")
     if run.interrupted:
         raise SimulationInterrupted(done)
+
+
+def traced_chunk(chunk, threads=None):
+    """``Plan.work`` of ``friday simulate --traces``: the chunk's result columns and the
+    trace of each of its games as one JSON line, in game order (docs/TRACE.md, the traces of
+    a batch): the line of game g is a function of (seed, g) alone, whatever the chunks and
+    threads.  The fast engine plays the rows as a batch and each trace by itself
+    (sim.fast.play_fast); each game's trace must end as its row does."""
+    from sim.trace import batch_line, header as trace_header
+    s = chunk.setup
+    games = range(chunk.first_game, chunk.first_game + chunk.count)
+    head = trace_header(chunk.engine, chunk.level, chunk.seed, chunk.first_game,
+                        s.policy.name, s.options, s.cards)
+    if chunk.engine == "reference":
+        from sim.reference.game import play_game, result_row
+        played = [play_game(chunk.level, chunk.seed, g, s.policy, s.options, cards=s.cards)
+                  for g in games]
+        table = [result_row(p) for p in played]
+        rows = {c: np.array([r[c] for r in table], dtype=np.int64) for c in RESULT_COLUMNS}
+        events = [p.trace for p in played]
+    else:
+        from sim.fast import api
+        rows = api.run_batch(chunk.level, chunk.seed, chunk.first_game, chunk.count, s.policy,
+                             s.options, threads, s.cards)
+        from sim.contract import interruptible     # one hand-over to the games' thread
+
+        def play():
+            return [api.play_fast(chunk.level, chunk.seed, g, s.policy, s.options,
+                                  cards=s.cards)["trace"] for g in games]
+        events = interruptible(play)
+        for k, trace in enumerate(events):
+            end = trace[-1]
+            if (end["score"], end["won"]) != (rows["score"][k], bool(rows["won"][k])):
+                raise RuntimeError(f"fast engine: game {games[k]}'s trace ends with score "
+                                   f"{end['score']}, its batch row with {rows['score'][k]}")
+    return rows, [batch_line({**head, "game": g}, ev) for g, ev in zip(games, events)]
+
+
+def write_traces(path, parts) -> list:
+    """The lines of ``parts`` (a Run over ``traced_chunk``'s Parts) to ``path`` as they come,
+    gzip-compressed if it ends in .gz (the same bytes for the same games: no name, no time in
+    the gzip header), written atomically (sim.lab.files): a run stopped by Ctrl-C keeps the
+    finished games (none: no file), an error leaves nothing.  A Ctrl-C while a range is
+    written waits until it is whole, then acts as between ranges (a second one is handed to
+    the run, which stops and keeps what it has).  Returns the Parts with their rows only."""
+    import gzip
+    from dataclasses import replace
+    from .files import write_atomic
+    kept, ranges = [], iter(parts)
+
+    def write(tmp):
+        with open(tmp, "wb") as raw:
+            out = (gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0,
+                                 compresslevel=6)
+                   if str(path).lower().endswith(".gz") else raw)
+            with out:
+                for part in ranges:
+                    rows, lines = part.results[0]
+                    try:
+                        with _whole():
+                            out.write("".join(lines).encode("utf-8"))
+                            kept.append(replace(part, results=[rows]))
+                    except KeyboardInterrupt:
+                        _stop(ranges)
+                        break
+        if not kept:                    # no game finished: no file (as no --out file)
+            raise _NoGames
+    try:
+        write_atomic(path, write)
+    except _NoGames:
+        pass
+    return kept
+
+
+class _NoGames(Exception):
+    """A run stopped before its first range: write_atomic leaves no file."""
+
+
+@contextmanager
+def _whole():
+    """Ctrl-C held back until the block is done, then handled as it would have been (in the
+    main thread; elsewhere Python delivers no signal)."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if came and callable(previous):
+        previous(signal.SIGINT, None)
+
+
+def _stop(ranges):
+    """A Ctrl-C that came outside the run's own loop, handed to it (sim.lab.run.Run: it stops
+    and keeps the ranges finished)."""
+    if not hasattr(ranges, "throw"):            # not a run: nothing to stop but this
+        raise KeyboardInterrupt
+    try:
+        ranges.throw(KeyboardInterrupt)
+    except StopIteration:
+        pass

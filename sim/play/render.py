@@ -92,7 +92,8 @@ class _Log:
     def on_setup(self, ev, nxt):
         n = self.names
         self.life, self.max_life = ev["life"], ev["max_life"]
-        self.owned = set(ev["robinson_stack"])
+        self.owned = set(ev["robinson_stack"]) | set(ev.get("robinson_discard", ()))  # a position's
+        self.n_hazards = len(ev["hazard_stack"]) + len(ev.get("hazard_discard", ()))  # (TRACE.md)
         self.stack_n = len(ev["robinson_stack"])
         aging = sum(n.is_aging(c) for c in ev["robinson_stack"])
         self.line(f"Set-up: life {self.life} of {self.max_life}. Robinson's stack: {self.stack_n} "

@@ -15,7 +15,7 @@ from sim.contract.interrupt import interruptible
 from .. import cards as C
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_SKIP, action_name
-from ..deal import RESHUFFLE_KEYS, arrange, unused_shuffles
+from ..deal import RESHUFFLE_KEYS, arrange, is_position, unused_shuffles
 from .fight import Fight, FightRules, GameOver
 from ..rng import SplitMix64, engine_stream_start
 from ..rules import (CAUSE_NAMES, CAUSE_NO_LIFE, CAUSE_OLD_AGE, CAUSE_WON, GREEN, PIRATES, RED,
@@ -141,9 +141,11 @@ class Game(FightRules):
         pirates = self.rng.shuffle(C.PIRATE_IDS)                             # R2.4
         self.pirates = [pirates[-1], pirates[-2]]
         self.life, self.max_life = start_life(self.level)                   # R2.5
+        checked = {}
         if self.deal:                                # the deal's zones (sim.deal), a position's
             from ..deal import check_deal            # life and step
-            for key, value in check_deal(self.level, self.deal).items():
+            checked = check_deal(self.level, self.deal)
+            for key, value in checked.items():
                 if key in RESHUFFLE_KEYS:
                     self.table_shuffles[key] = value
                 elif key == "step":
@@ -155,9 +157,14 @@ class Game(FightRules):
         self.aging_in_game = int(len(self.aging_stack) + sum(
             self.cards.IS_AGING[c] for c in self.robinson_stack + self.robinson_discard
             + self.removed))
+        position = {}                # a position's piles and step (TRACE.md, its extension)
+        if is_position(checked):
+            position = {"robinson_discard": top_first(self.robinson_discard),
+                        "hazard_discard": top_first(self.hazard_discard),
+                        "removed": top_first(self.removed), "step": STEP_NAMES[self.step]}
         self.emit("setup", robinson_stack=top_first(self.robinson_stack),
                   hazard_stack=top_first(self.hazard_stack), aging_stack=top_first(self.aging_stack),
-                  pirates=list(self.pirates), life=self.life, max_life=self.max_life)
+                  pirates=list(self.pirates), life=self.life, max_life=self.max_life, **position)
         self.emit("step", step=STEP_NAMES[self.step], hazard_stack=top_first(self.hazard_stack))
 
     def start_step(self, step: int):
