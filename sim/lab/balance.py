@@ -213,6 +213,9 @@ def pirate_study(levels, games, seed, policy, cards=None, options=None, threads=
 # --- sweeps --------------------------------------------------------------------------------
 def parse_values(text: str) -> list[int]:
     """``A:B`` (step 1), ``A:B:STEP`` (B included when on the grid) or ``A,B,C``."""
+    if not isinstance(text, str):
+        raise CardTableError(f"values must be a text like A:B, A:B:STEP or A,B,C, not "
+                             f"{text!r}", "values")
     ranged = ":" in text
     try:
         values = [int(x) for x in text.split(":" if ranged else ",")]
