@@ -62,6 +62,7 @@ def _api_cases():
     from sim.lab import balance as B, tune as T
     from sim.lab.report import policy_report
     from sim.play.html import record_game
+    from sim.play.render import render_text
     two = ["random", "random"]
     return {
         "Game.new seed 2**64": (lambda: Game.new(1, 2**64), "seed", "out of range"),
@@ -91,6 +92,10 @@ def _api_cases():
                              "out of range"),
         "record_game game": (lambda: record_game("fast", 1, 1, -3, "expert"), "game",
                              "game -3 out of range"),
+        "render_text not a list": (lambda: render_text("game.jsonl"), "events",
+                                   "events must be a list of TRACE.md events"),
+        "render_text unknown event": (lambda: render_text([{"e": "teleport"}]), "events",
+                                      "event 0 is not a TRACE.md event"),
         "play_paired cards": (lambda: play_paired(two, 1, 10, cards=5), "cards",
                               "cards must be a CardTable or a cards.csv path, not 5"),
         "compare games 0": (lambda: compare(two, 1, 0), "games", "games must be a positive"),
