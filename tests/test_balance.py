@@ -329,3 +329,17 @@ def test_ctrl_c_stops_a_sweep_and_its_csv_says_it_is_partial(tmp_path, fast_engi
     assert 0 < played < 100_000_000 and not csv["complete"].any()
     assert f"interrupted after {played:,} games" in err and not run_.group_left
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv"]
+
+
+def test_a_sweeps_first_range_is_shared_by_its_values(fast_engine):
+    """Before any rate is measured, the first range of games plays every setup (every value
+    of a sweep): it holds one setup's first chunk in all (1,024 games of a batch policy), not
+    that many per value, so that a sweep of many values stops as soon after Ctrl-C as a plain
+    run (sim.lab.run InProcess)."""
+    from sim.lab.run import InProcess, Plan, Run, Setup
+    pol = fast_engine("random")
+    tables = [build(sets=[f"63.pirate_hazard_value={v}"]) for v in range(20, 36, 2)]
+    plan = Plan(tuple(Setup(pol, cards=t) for t in tables), (1,), 5000, 1)
+    with Run(plan, InProcess(threads=1), quiet=True) as run:
+        first = next(iter(run))
+    assert first.count == 1024 // len(tables) and len(first.results) == len(tables)
