@@ -293,20 +293,23 @@ def test_what_if_of_a_level_the_study_did_not_play_is_refused():
         B.what_if_hardest(study, 4, None, 100, 2, "expert")
 
 
-def test_balance_pirates_and_sweep_print_the_run_header():
-    """The header of ``friday simulate`` (sim.lab.simulate.header): policy with its file and
-    hash, engine, seed, options, parameters, the edited cards."""
-    result = run("balance", "pirates", "--level", "1", "--games", "50", "--seed", "4",
-                 "--set", "63.pirate_hazard_value=35", "--quiet")
-    assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+def test_balance_pirates_and_sweep_print_the_run_header(tmp_path, fast_engine):
+    """The header of ``friday simulate`` (sim.lab.simulate.header), in a fresh process:
+    policy with its file and hash, engine, seed, options, parameters, the edited cards."""
+    from helpers import run_cli
+    fast_engine("expert")
+    result = run_cli("balance", "pirates", "--level", "1", "--games", "50", "--seed", "4",
+                     "--set", "63.pirate_hazard_value=35", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
     assert lines[0].startswith("friday-lab: policy expert (file ") and "sha256 " in lines[0]
     assert ", fast engine, seed 4, options old_age=lose" in lines[0]
     assert lines[1].startswith("  policy parameters: reserve_green=0")
     assert lines[2].startswith("  cards edited [") and "63.pirate_hazard_value=35" in lines[2]
-    result = run("balance", "sweep", "--set", "63.pirate_hazard_value", "--values", "30,35",
-                 "--games", "50", "--bootstrap", "0", "--seed", "4", "--quiet")
-    assert result.exit_code == 0 and result.output.startswith("friday-lab: policy expert (file ")
+    result = run_cli("balance", "sweep", "--set", "63.pirate_hazard_value", "--values", "30,35",
+                     "--games", "50", "--bootstrap", "0", "--seed", "4", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("friday-lab: policy expert (file ")
 
 
 def test_ctrl_c_stops_a_sweep_and_its_csv_says_it_is_partial(tmp_path, fast_engine):

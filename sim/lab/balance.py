@@ -28,11 +28,9 @@ from sim.errors import UsageError
 from sim.rules import PIRATES, as_options, check_level, check_seed, parse_levels
 from .run import Plan, Run, Setup, backend_for, concat_rows
 from .simulate import check_games, check_threads
-from .balance_crossing import beaten_rates, crossing, median_other
+from .balance_crossing import FIRST_PIRATE, N_PIRATES, beaten_rates, crossing, median_other
 from .stats import holm, mcnemar_exact, rate_with_interval as rate_ci, two_proportion_p
 
-FIRST_PIRATE = C.PIRATE_IDS[0]
-N_PIRATES = len(C.PIRATE_IDS)
 # the result columns (sim.rules.RESULT_COLUMNS) the balance questions read, kept as int8
 COLUMNS = ("pirate_1", "pirate_2", "pirate_first", "pirate_1_beaten", "pirate_2_beaten", "won",
            "step")

@@ -99,8 +99,8 @@ def _interpolate(values, gap) -> float:
 def crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed) -> dict:
     """The crossing value and its bootstrap interval: every replicate's weights are shared by
     all values (the pairing kept), and replicates are computed a block at a time as matrix
-    products, so that even 100,000 games x 20 values x 200 replicates take about a second
-    (after Ctrl-C too: the report follows at once)."""
+    products, a small part of the time the games took (after Ctrl-C too: the report of the
+    finished games follows at once)."""
     if target_rate is None and not is_pirate:
         return {"what": None, "value": np.nan, "lo": np.nan, "hi": np.nan}
     what = (f"win rate = {target_rate:.2%}" if target_rate is not None
