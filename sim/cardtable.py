@@ -238,6 +238,8 @@ def printed() -> CardTable:
 def build(cards=None, sets=None) -> CardTable:
     """The table of a run: ``cards`` (a CardTable, a cards.csv path, or None for the printed
     table), then ``sets`` (``CARD.FIELD=VALUE`` strings) applied."""
+    if not isinstance(cards, (CardTable, str, Path, type(None))):
+        raise CardTableError(f"cards must be a CardTable or a cards.csv path, not {cards!r}")
     table = (cards if isinstance(cards, CardTable)
              else printed() if cards is None else load_csv(cards))
     return table.with_sets(sets) if sets else table

@@ -13,6 +13,7 @@ from sim.cardtable import build
 from sim.cli import app
 from sim.fast import run_batch
 from sim.lab import balance as B
+from sim.lab import balance_crossing as X
 from sim.lab import stats as S
 from sim.reference import play_batch, play_game
 
@@ -65,9 +66,9 @@ def test_statistics_against_scipy():
 
 
 def test_interpolation():
-    assert B._interpolate([10, 20, 30], np.array([0.2, 0.1, -0.1])) == pytest.approx(25.0)
-    assert np.isnan(B._interpolate([10, 20], np.array([0.2, 0.1])))
-    assert B._interpolate([40, 30, 20], np.array([-0.2, 0.0, 0.1])) == pytest.approx(30.0)
+    assert X._interpolate([10, 20, 30], np.array([0.2, 0.1, -0.1])) == pytest.approx(25.0)
+    assert np.isnan(X._interpolate([10, 20], np.array([0.2, 0.1])))
+    assert X._interpolate([40, 30, 20], np.array([-0.2, 0.0, 0.1])) == pytest.approx(30.0)
 
 
 @pytest.mark.parametrize("text, values", [("20:40:5", [20, 25, 30, 35, 40]), ("3:1", [3, 2, 1]),
@@ -210,3 +211,138 @@ def test_the_pirate_balance_guide_quotes_results_pirates():
                               r"(\S+)%", page).groups()
     assert re.search(rf"^\| 40 \| 100,000 \| {re.escape(before)}% ", study, re.M)
     assert re.search(rf"^\| 32 \| 100,000 \| {re.escape(after)}% ", study, re.M)
+
+
+def _one_replicate_at_a_time(runs, values, card, target_rate, bootstrap, seed):
+    """The bootstrap as it was first written: one replicate's game weights, then every
+    value's counts under them (Games.counts(w)), one replicate after the other."""
+    rng = np.random.default_rng(seed)
+    i, boots = card - B.FIRST_PIRATE, []
+    for _ in range(bootstrap):
+        w = rng.poisson(1.0, len(runs[0])).astype(np.float64)
+        if target_rate is not None:
+            gap = np.array([np.average(g.won, weights=w) - target_rate for g in runs])
+        else:
+            gap = np.array([r[i] - X.median_other(r, i)
+                            for r in (B.beaten_rates(g.counts(w)) for g in runs)])
+        boots.append(X._interpolate(values, gap))
+    return np.array(boots)
+
+
+@pytest.mark.parametrize("target", ["median pirate", "win rate"])
+def test_the_blocked_bootstrap_is_the_replicates_one_at_a_time(monkeypatch, target):
+    """The sweep's bootstrap (sim.lab.balance_crossing), computed a block of replicates at a
+    time as matrix products, gives the very numbers of one replicate at a time (the same
+    Poisson draws, exact sums), whatever the block: a sweep's interval, results/ and the
+    notebook's cells do not move, and Ctrl-C's report no longer waits on a slow loop."""
+    pol = load_policy("expert")
+    values = [10, 25, 40, 80]
+    runs = [B.Games(run_batch(1, 3, 0, 700, pol, cards=build(
+        sets=[f"63.pirate_hazard_value={v}"]))) for v in values]
+    target_rate = None if target == "median pirate" else float(
+        (runs[0].won.mean() + runs[-1].won.mean()) / 2)      # crossed between 10 and 80
+    want = _one_replicate_at_a_time(runs, values, 63, target_rate, 23, 5)
+    assert np.isfinite(want).sum() > 10
+    for block in (1, 700 * 4, X.BOOTSTRAP_BLOCK):
+        monkeypatch.setattr(X, "BOOTSTRAP_BLOCK", block)
+        got = X.crossing(runs, values, 63, True, target_rate, 23, 5)
+        ok = want[~np.isnan(want)]
+        assert (got["lo"], got["hi"]) == tuple(np.percentile(ok, [2.5, 97.5]))
+        assert got["bootstrap_no_crossing"] == int(np.isnan(want).sum())
+
+
+@pytest.mark.parametrize("kw, error, message", [
+    ({"values": [40]}, "values", "a sweep needs at least two values"),
+    ({"values": [40, 40]}, "values", "repeats a value"),
+    ({"values": [1.5, 2]}, "values", "values must be a list of whole numbers or a text"),
+    ({"values": 40}, "values", "values must be a list of whole numbers or a text"),
+    ({"values": "a:b"}, "values", "must look like A:B"),
+    ({"values": list(range(201))}, "values", "201 values; at most 200"),
+    ({"bootstrap": -1}, "bootstrap", "bootstrap must be a whole number of replicates, 0 or more"),
+    ({"bootstrap": "200"}, "bootstrap", "bootstrap must be a whole number"),
+    ({"target_rate": 2}, "target_rate", "target_rate must be a win rate strictly between 0 and 1"),
+    ({"target_rate": "20%"}, "target_rate", "strictly between 0 and 1, not '20%'"),
+    ({"target_rate": 0.0}, "target_rate", "strictly between 0 and 1, not 0.0"),
+    ({"level": "all"}, None, "unknown level 'all'"),        # sim.rules names no argument
+    ({"games": 0}, "games", "games must be a positive whole number"),
+    ({"seed": 2**63}, "seed", "seed 9223372036854775808 out of range"),
+    ({"threads": 0}, "threads", "threads must be 1.."),
+])
+def test_sweep_refuses_bad_input_before_any_game(kw, error, message, monkeypatch):
+    """sim.lab.balance.sweep checks what ``friday balance sweep`` checks, in the library's
+    words (a FridayError naming the argument), before any game is compiled or played."""
+    from sim.errors import FridayError
+    from sim.lab import run as R
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("games were played before the input was checked")
+    monkeypatch.setattr(R.InProcess, "prepare", no_games)
+    monkeypatch.setattr(R, "play_chunk", no_games)
+    args = {"target": "63.pirate_hazard_value", "values": [20, 30], "level": 4, "games": 100,
+            "seed": 1, "policy": "expert", **kw}
+    with pytest.raises(FridayError) as err:
+        B.sweep(**args)
+    assert message in str(err.value) and "\n" not in str(err.value)
+    assert getattr(err.value, "argument", None) == error
+
+
+def test_what_if_of_a_level_the_study_did_not_play_is_refused():
+    study = B.pirate_study([1], 200, 2, "expert")
+    with pytest.raises(B.UsageError, match=r"^level 4 was not played in the study \(its "
+                                           r"levels: 1\)$"):
+        B.what_if_hardest(study, 4, None, 100, 2, "expert")
+
+
+def test_balance_pirates_and_sweep_print_the_run_header(tmp_path, fast_engine):
+    """The header of ``friday simulate`` (sim.lab.simulate.header), in a fresh process:
+    policy with its file and hash, engine, seed, options, parameters, the edited cards."""
+    from helpers import run_cli
+    fast_engine("expert")
+    result = run_cli("balance", "pirates", "--level", "1", "--games", "50", "--seed", "4",
+                     "--set", "63.pirate_hazard_value=35", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("friday-lab: policy expert (file ") and "sha256 " in lines[0]
+    assert ", fast engine, seed 4, options old_age=lose" in lines[0]
+    assert lines[1].startswith("  policy parameters: reserve_green=0")
+    assert lines[2].startswith("  cards edited [") and "63.pirate_hazard_value=35" in lines[2]
+    result = run_cli("balance", "sweep", "--set", "63.pirate_hazard_value", "--values", "30,35",
+                     "--games", "50", "--bootstrap", "0", "--seed", "4", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("friday-lab: policy expert (file ")
+
+
+def test_ctrl_c_stops_a_sweep_and_its_csv_says_it_is_partial(tmp_path, fast_engine):
+    """The first Ctrl-C stops a long sweep after the range in flight (its bootstrap over the
+    finished games no longer a slow loop), reports the games finished and writes --csv with
+    ``complete`` False on every row; exit code 130, no process left.  (How fast it stops is
+    measured by no test.)"""
+    from helpers import COUNTED, interrupt_cli
+    fast_engine("expert")
+    run_ = interrupt_cli("balance", "sweep", "--set", "63.pirate_hazard_value", "--values",
+                         "20:40:5", "--level", "4", "--games", "100000000", "--csv", "s.csv",
+                         "--threads", "2", cues=[COUNTED], cwd=tmp_path)
+    out, err = run_.stdout, run_.stderr
+    assert run_.returncode == 130 and "Traceback" not in out + err, out + err
+    assert out.startswith("friday-lab: policy expert") and "wrote s.csv (marked complete=False" in out
+    import pandas as pd
+    csv = pd.read_csv(tmp_path / "s.csv")
+    played = int(csv["games"].iloc[0])
+    assert list(csv["value"]) == [20, 25, 30, 35, 40] and (csv["games"] == played).all()
+    assert 0 < played < 100_000_000 and not csv["complete"].any()
+    assert f"interrupted after {played:,} games" in err and not run_.group_left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.csv"]
+
+
+def test_a_sweeps_first_range_is_shared_by_its_values(fast_engine):
+    """Before any rate is measured, the first range of games plays every setup (every value
+    of a sweep): it holds one setup's first chunk in all (1,024 games of a batch policy), not
+    that many per value, so that a sweep of many values stops as soon after Ctrl-C as a plain
+    run (sim.lab.run InProcess)."""
+    from sim.lab.run import InProcess, Plan, Run, Setup
+    pol = fast_engine("random")
+    tables = [build(sets=[f"63.pirate_hazard_value={v}"]) for v in range(20, 36, 2)]
+    plan = Plan(tuple(Setup(pol, cards=t) for t in tables), (1,), 5000, 1)
+    with Run(plan, InProcess(threads=1), quiet=True) as run:
+        first = next(iter(run))
+    assert first.count == 1024 // len(tables) and len(first.results) == len(tables)

@@ -83,3 +83,40 @@ def test_step_refuses_what_is_not_an_action():
     env.reset(seed=3)
     with pytest.raises(UsageError, match="action None is not an action"):
         env.step(None)
+
+
+@pytest.mark.parametrize("seed", [2**64, 2**63, -1, 1.5, "3", True])
+def test_reset_refuses_a_seed_the_engine_cannot_deal(seed):
+    """``reset(seed=2**64)`` once played seed 0 in silence (the seed was masked to 63 bits):
+    now the words of Game.new and ``friday --seed`` (sim.rules.check_seed), and the
+    environment keeps its episode."""
+    env = FridayEnv(level=1)
+    obs, _ = env.reset(seed=3)
+    with pytest.raises(UsageError) as err:
+        env.reset(seed=seed)
+    assert str(err.value) == f"seed {seed!r} out of range: use 0..{2**63 - 1}"
+    assert err.value.argument == "seed" and env._seed == 3
+    assert np.array_equal(env.game.observation, obs)
+
+
+def test_reset_takes_the_last_seed_and_numpy_seeds():
+    env = FridayEnv(level=1)
+    env.reset(seed=2**63 - 1)
+    assert env.game.seed == 2**63 - 1 and env.game.game == 0
+    env.reset(seed=np.int64(5))
+    assert (env.game.seed, env.game.game) == (5, 0)
+
+
+def test_reset_refuses_options_it_would_ignore():
+    """The rule options are the environment's: ``reset(options=...)`` is refused rather than
+    played without them; None and {} (what Gymnasium's checker passes) are fine."""
+    env = FridayEnv(level=1)
+    with pytest.raises(UsageError, match=r"FridayEnv\.reset takes no options; give the rule "
+                                         r"options to FridayEnv\(options=\.\.\.\)"):
+        env.reset(seed=1, options={"old_age": "continue"})
+    env.reset(seed=1, options={})
+
+
+def test_an_unknown_render_mode_is_refused():
+    with pytest.raises(UsageError, match=r"^render_mode must be None or 'ansi', not 'human'$"):
+        FridayEnv(level=1, render_mode="human")

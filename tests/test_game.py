@@ -285,3 +285,56 @@ def test_printed_game_names_the_hazard_by_its_hazard_side():
     fight = next(line for line in str(g).splitlines() if line.startswith("Fight against"))
     assert fight.startswith("Fight against Exploring the island #44 (hazard side): value 1;"), fight
     assert "food" not in str(g)
+
+
+def _table_with(row, card, value):
+    T = Y.card_table()
+    T[row, card] = value
+    return T
+
+
+@pytest.mark.parametrize("table, message", [
+    (np.zeros((3, 3), np.int64), "table must be a card table of shape (12, 69) "
+     "(sim.fast.layout.card_table(), edited) or a CardTable, not shape (3, 3)"),
+    (Y.card_table()[:, :-1], "not shape (12, 68)"),
+    ("cards.csv", "or a CardTable, not str"),
+    (Y.card_table().astype(np.float64), "table must hold whole numbers (an integer array), "
+     "not float64"),
+    (_table_with(Y.T_KIND, 0, 1), "table changes the kind of card 0: ids and kinds are fixed "
+     "(R1.1)"),
+    (_table_with(Y.T_VALUE, 16, 99), "table gives card 16 the fight_value 99: outside -9..9"),
+    (_table_with(Y.T_PVALUE, 63, -40), "table gives card 63 the pirate_hazard_value -40: "
+     "outside 0..999"),
+    (_table_with(Y.T_ABILITY, 17, 40), "table gives card 17 the ability 40: outside 0..16"),
+])
+def test_game_new_refuses_a_table_the_engine_cannot_play(table, message, monkeypatch):
+    """A table of the wrong shape or kind once ended in a Numba TypingError after half a
+    minute of compiling: now a UsageError in the library's words (R1.1: ids and kinds are
+    fixed; the values within sim.cardtable's ranges), before the engine is called."""
+    from sim.fast import runner
+
+    def no_engine(*args):
+        raise AssertionError("the engine was called before the table was checked")
+    monkeypatch.setattr(runner, "entry", no_engine)
+    with pytest.raises(UsageError) as err:
+        Game.new(level=4, seed=1, table=table)
+    assert message in str(err.value) and "\n" not in str(err.value)
+    assert err.value.argument == "table"
+
+
+def test_game_new_takes_a_card_table_as_a_cardtable_or_an_edited_array():
+    """The same edit, given as a CardTable or as the engine's array (a list too), plays the
+    same game."""
+    from sim.cardtable import build
+    edited = build(sets=["63.pirate_hazard_value=35"])
+    as_array = Y.card_table(edited)
+    games = [Game.new(4, 1, 0, table=t) for t in (edited, as_array, as_array.tolist())]
+    for g in games:
+        g.play("expert")
+    assert games[0].result == games[1].result == games[2].result
+    assert int(games[0]._T[Y.T_PVALUE, 63]) == 35
+
+
+def test_game_new_refuses_a_trace_that_is_not_true_or_false():
+    with pytest.raises(UsageError, match=r"^trace must be True or False, not 'yes'$"):
+        Game.new(level=1, trace="yes")

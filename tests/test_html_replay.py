@@ -207,3 +207,19 @@ def test_a_screenshot_is_not_blank(page, tmp_path):
     colours, counts = np.unique((pixels * 255).round().astype(np.uint8), axis=0,
                                 return_counts=True)
     assert len(colours) > 100 and counts.max() < 0.8 * len(pixels)
+
+
+@needs_chrome
+@pytest.mark.parametrize("hash_, shown", [("abc", "first"), ("1.5", "first"), ("-2", "first"),
+                                          ("", "first"), ("0", "first"), ("99999", "last"),
+                                          ("99999999999999999999", "last")])
+def test_a_bad_frame_in_the_address_opens_a_frame_that_exists(page, tmp_path, hash_, shown):
+    """#frame=abc or #frame=1.5 (a hand-edited or mangled link) once threw a script error and
+    drew nothing: anything but a whole number opens the first decision, and a number past
+    either end the nearest frame; the page is drawn without a script error."""
+    count = len(page_data(page)["frames"])
+    run = chrome(tmp_path, page.as_uri() + f"#frame={hash_}", "--dump-dom")
+    body, numbers = body_and_numbers(run.stdout)
+    want = 1 if shown == "first" else count
+    assert body.get("ok") == "1" and "error" not in body, run.stdout[:300]
+    assert body["frame"] == str(want) and numbers["frame-no"] == want

@@ -18,6 +18,15 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
                   help="Balance questions: pirates compared, card values swept.")
 
 
+def header(policy, engine, seed, options, cards, threads) -> str:
+    """The run's header, as ``friday simulate`` and ``compare`` print it (sim.lab.simulate:
+    policy, its file and hash, engine, seed, options, parameters, an edited card table), once
+    every input is checked (``--threads`` too)."""
+    from sim.lab.simulate import check_threads, header as run_header
+    check_threads(threads)
+    return run_header(policy, engine, seed, options, cards=cards)
+
+
 @command(app, "pirates")
 def pirates(
     policy: PolicyOpt = "expert", level: LevelOpt = "all",
@@ -47,7 +56,9 @@ def pirates(
     if what_if_values is not None:
         B.parse_values(what_if_values)
     pol = load_policy(policy, param)
-    with cluster_or_none(cluster) as dask:
+    connection = cluster_or_none(cluster)          # the address checked, nothing connected yet
+    typer.echo(header(pol, "fast", seed, options, cards=table, threads=threads))
+    with connection as dask:
         study = B.pirate_study(levels, games, seed, pol, table, options, threads, quiet, dask,
                                chunk)
         what_if = None if not what_if_games or study["interrupted"] else B.what_if_hardest(
@@ -121,7 +132,10 @@ def sweep(
     check_file(csv, (".csv",), force, "csv")
     rate, options = parse_target_rate(target), parse_options(option)
     table, vals, pol = load_cards(cards, fixed), B.parse_values(values), load_policy(policy, param)
-    with cluster_or_none(cluster) as dask:
+    B.sweep_tables(swept, vals, table)             # every value checked before the header
+    connection = cluster_or_none(cluster)          # the address checked, nothing connected yet
+    typer.echo(header(pol, "fast", seed, options, cards=table, threads=threads))
+    with connection as dask:
         res = B.sweep(swept, vals, level, games, seed, pol, table, options, threads, rate,
                       bootstrap, quiet, dask, chunk)
     _show_sweep(res, level, pol, table, csv, out)
@@ -139,7 +153,7 @@ def _swept_and_fixed(sets: list[str]) -> tuple[str, list[str]]:
 
 
 def _show_sweep(res, level, pol, table, csv, out):
-    from sim.lab.balance_report import sweep_figure, sweep_markdown, write_csv
+    from sim.lab.balance_report import sweep_figure, sweep_markdown, write_sweep_csv
     from sim.lab.progress import SimulationInterrupted
     if res["games"] == 0:
         raise SimulationInterrupted(0)
@@ -148,8 +162,9 @@ def _show_sweep(res, level, pol, table, csv, out):
                f"{table.describe()}")
     typer.echo("\n".join(sweep_markdown(res)))
     if csv is not None:
-        write_csv(res["table"], csv)
-        typer.echo(f"wrote {csv}")
+        write_sweep_csv(res, csv)
+        typer.echo(f"wrote {csv}" + ("" if not res["interrupted"] else
+                                     " (marked complete=False: the games finished)"))
     if out is not None:
         sweep_figure(res, out, pol.name)
         typer.echo(f"wrote {out}")

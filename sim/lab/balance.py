@@ -24,13 +24,13 @@ import pandas as pd
 
 from sim import cards as C
 from sim.cardtable import CardTableError, as_table, parse_target
+from sim.errors import UsageError
 from sim.rules import PIRATES, as_options, check_level, check_seed, parse_levels
 from .run import Plan, Run, Setup, backend_for, concat_rows
 from .simulate import check_games, check_threads
+from .balance_crossing import FIRST_PIRATE, N_PIRATES, beaten_rates, crossing, median_other
 from .stats import holm, mcnemar_exact, rate_with_interval as rate_ci, two_proportion_p
 
-FIRST_PIRATE = C.PIRATE_IDS[0]
-N_PIRATES = len(C.PIRATE_IDS)
 # the result columns (sim.rules.RESULT_COLUMNS) the balance questions read, kept as int8
 COLUMNS = ("pirate_1", "pirate_2", "pirate_first", "pirate_1_beaten", "pirate_2_beaten", "won",
            "step")
@@ -113,13 +113,6 @@ class Games:
         for key, mask in (("pair_games", None), ("pair_wins", self.won)):
             c[key] = bc(pair, mask, N_PIRATES ** 2).reshape(N_PIRATES, N_PIRATES)
         return c
-
-
-def beaten_rates(c: dict) -> np.ndarray:
-    """Beaten-when-faced rate (first and second fights together) of each pirate, from
-    ``Games.counts``."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return c["beaten"] / c["faced"]
 
 
 def play(levels, seed, games, policy, tables, options=None, threads=None, quiet=True,
@@ -218,6 +211,9 @@ def pirate_study(levels, games, seed, policy, cards=None, options=None, threads=
 # --- sweeps --------------------------------------------------------------------------------
 def parse_values(text: str) -> list[int]:
     """``A:B`` (step 1), ``A:B:STEP`` (B included when on the grid) or ``A,B,C``."""
+    if not isinstance(text, str):
+        raise CardTableError(f"values must be a text like A:B, A:B:STEP or A,B,C, not "
+                             f"{text!r}", "values")
     ranged = ":" in text
     try:
         values = [int(x) for x in text.split(":" if ranged else ",")]
@@ -242,14 +238,51 @@ def parse_values(text: str) -> list[int]:
     return values
 
 
+def check_values(values) -> list[int]:
+    """The values of a sweep: a text (``parse_values``) or a list of 2 to 200 distinct whole
+    numbers."""
+    if isinstance(values, str):
+        return parse_values(values)
+    if not isinstance(values, (list, tuple, range, np.ndarray)) or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        raise CardTableError(f"values must be a list of whole numbers or a text like A:B, "
+                             f"A:B:STEP or A,B,C, not {values!r}", "values")
+    return parse_values(",".join(str(int(v)) for v in values))
+
+
+def check_sweep(bootstrap, target_rate) -> tuple[int, float | None]:
+    """The sweep's bootstrap replicates (a whole number, 0 or more) and target win rate (None,
+    or strictly between 0 and 1), checked before any game."""
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) \
+            or bootstrap < 0:
+        raise UsageError(f"bootstrap must be a whole number of replicates, 0 or more, not "
+                         f"{bootstrap!r}", "bootstrap")
+    if target_rate is not None and (isinstance(target_rate, bool) or not isinstance(
+            target_rate, (int, float, np.integer, np.floating)) or not 0 < target_rate < 1):
+        raise UsageError(f"target_rate must be a win rate strictly between 0 and 1, not "
+                         f"{target_rate!r}", "target_rate")
+    return int(bootstrap), None if target_rate is None else float(target_rate)
+
+
+def sweep_tables(target: str, values, cards=None) -> tuple[int, str, list]:
+    """(card, field, the card table of each value) of a sweep of ``target`` (``CARD.FIELD``)
+    over ``values``: every value checked against the field's range (CardTableError)."""
+    card, field = parse_target(target)
+    base = as_table(cards)
+    return card, field, [base.with_sets([f"{card}.{field}={v}"]) for v in values]
+
+
 def sweep(target: str, values, level, games, seed, policy, cards=None, options=None,
           threads=None, target_rate=None, bootstrap=200, quiet=True, cluster=None,
           chunk=None) -> dict:
     """Play the same ``games`` deals with ``target`` (``CARD.FIELD``) at each value (after
-    Ctrl-C: the games finished, the same for every value; ``interrupted``)."""
+    Ctrl-C: the games finished, the same for every value; ``interrupted``).  ``values``: a
+    list of whole numbers or a text (``parse_values``).  Every argument is checked before
+    any game (UsageError)."""
+    values = check_values(values)
+    bootstrap, target_rate = check_sweep(bootstrap, target_rate)
     base = as_table(cards)
-    card, field = parse_target(target)
-    tables = [base.with_sets([f"{card}.{field}={v}"]) for v in values]   # validates every value
+    card, field, tables = sweep_tables(target, values, base)
     is_pirate = int(C.KIND[card]) == C.KIND_PIRATE
     level = check_level(level)
     played, interrupted = play([level], seed, games, policy, tables, options, threads, quiet,
@@ -269,63 +302,14 @@ def sweep(target: str, values, level, games, seed, policy, cards=None, options=N
             c = g.counts()
             row.update({"faced": int(c["faced"][i]),
                         **_rate("beaten", c["beaten"][i], c["faced"][i]),
-                        "median_other_beaten": _median_other(beaten_rates(c), i)})
+                        "median_other_beaten": median_other(beaten_rates(c), i)})
         rows.append(row)
-    crossing = _crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed)
-    return {"table": pd.DataFrame(rows), "crossing": crossing, "card": card, "field": field,
+    crossed = crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed)
+    return {"table": pd.DataFrame(rows), "crossing": crossed, "card": card, "field": field,
             "is_pirate": is_pirate, "label": (pirate_label(card, base) if is_pirate
                                               else C.card_label(card, base)),
             "level": level, "games": len(runs[0]), "seed": seed, "base": base,
             "interrupted": interrupted}
-
-
-def _median_other(rates: np.ndarray, i: int) -> float:
-    """The median beaten-when-faced rate of the other pirates (nan if none was faced)."""
-    others = np.delete(rates, i)
-    others = others[~np.isnan(others)]
-    return float(np.median(others)) if len(others) else np.nan
-
-
-def _gap(runs, card, target_rate, w=None) -> np.ndarray:
-    """What the interpolation sets to zero, per value: the pirate's beaten-when-faced rate
-    minus the median other pirate's, or the win rate minus ``target_rate``."""
-    if target_rate is not None:
-        return np.array([np.average(g.won, weights=w) - target_rate for g in runs])
-    i = card - FIRST_PIRATE
-    return np.array([r[i] - _median_other(r, i) for r in (beaten_rates(g.counts(w)) for g in runs)])
-
-
-def _interpolate(values, gap) -> float:
-    """The first value where ``gap`` changes sign, linearly interpolated (nan if none)."""
-    for k in range(len(values) - 1):
-        y0, y1 = gap[k], gap[k + 1]
-        if np.isnan(y0) or np.isnan(y1):
-            continue
-        if y0 == 0:
-            return float(values[k])
-        if y0 * y1 < 0:
-            return float(values[k] + (values[k + 1] - values[k]) * y0 / (y0 - y1))
-    return float(values[-1]) if gap[-1] == 0 else np.nan
-
-
-def _crossing(runs, values, card, is_pirate, target_rate, bootstrap, seed) -> dict:
-    if target_rate is None and not is_pirate:
-        return {"what": None, "value": np.nan, "lo": np.nan, "hi": np.nan}
-    what = (f"win rate = {target_rate:.2%}" if target_rate is not None
-            else "beaten when faced = median other pirate")
-
-    def crossing(w=None):
-        return _interpolate(values, _gap(runs, card, target_rate, w))
-    rng = np.random.default_rng(seed)
-    boots = np.array([crossing(rng.poisson(1.0, len(runs[0])).astype(np.float64))
-                      for _ in range(int(bootstrap))])     # the same games for every value
-    ok = boots[~np.isnan(boots)]
-    lo, hi = (np.percentile(ok, [2.5, 97.5]) if len(ok) else (np.nan, np.nan))
-    return {"what": what, "value": crossing(), "lo": float(lo), "hi": float(hi),
-            "bootstrap": int(bootstrap), "bootstrap_no_crossing": int(len(boots) - len(ok)),
-            "method": "linear interpolation between adjacent values; 95% percentile interval "
-                      f"of a Poisson bootstrap over games ({int(bootstrap)} replicates, the "
-                      "same game weights for every value)"}
 
 
 def what_if_hardest(study, level, values, games, seed, policy, cards=None, options=None,
@@ -334,6 +318,10 @@ def what_if_hardest(study, level, values, games, seed, policy, cards=None, optio
     R9.5 computes its value): by default from 20 below the printed value up to it, step 2."""
     t = as_table(cards)
     p = study["pirates"]
+    if not len(p) or check_level(level) not in set(p["level"]):
+        played = ", ".join(map(str, sorted(set(p["level"])))) if len(p) else "none"
+        raise UsageError(f"level {level} was not played in the study (its levels: {played})",
+                         "level")
     hardest = int(p[p["level"] == level].iloc[0]["pirate"])
     ability, free, value = pirate_ability(hardest, t)
     if ability in ("plus2_per_aging", "fight_remaining_hazards"):

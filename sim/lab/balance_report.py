@@ -261,4 +261,12 @@ def write_csv(df: pd.DataFrame, path: Path):
     write_atomic(path, lambda tmp: df.to_csv(tmp, index=False))
 
 
+def write_sweep_csv(result: dict, path: Path):
+    """A sweep's table as CSV (``balance sweep --csv``), with a last column ``complete``:
+    True on every row when every game asked for was played, False on every row after Ctrl-C
+    (the rows then count the games finished, the same for every value), as a Parquet file's
+    ``interrupted`` and a review's ``complete`` say it."""
+    write_csv(result["table"].assign(complete=not result["interrupted"]), path)
+
+
 STUDY_FILES = ("pirates.md", "pirates.csv", "pirate_pairs.csv", "pirate_ranking.png")

@@ -104,8 +104,25 @@ def _side_by_side(part, labels) -> dict:
     return out
 
 
+def check_paired(paired, who: str) -> pd.DataFrame:
+    """``paired`` is a frame of ``play_paired`` (its ``attrs["labels"]`` name the policies,
+    each with its outcome columns unless no game finished), else UsageError saying that
+    ``who`` wants it."""
+    labels = paired.attrs.get("labels") if isinstance(paired, pd.DataFrame) else None
+    if not labels or "level" not in paired.columns or len(paired) and any(
+            f"{label}:{col}" not in paired.columns for label in labels for col in OUTCOMES):
+        what = (f"{type(paired).__name__} {paired!r:.40}" if not isinstance(
+            paired, pd.DataFrame) else "a frame without the policies' outcome columns and "
+            "attrs['labels']")
+        raise UsageError(f"paired must be the frame of play_paired (one row per level and "
+                         f"game, every policy's outcomes side by side): {who} got {what}",
+                         "paired")
+    return paired
+
+
 def long_frame(paired: pd.DataFrame) -> pd.DataFrame:
     """The paired frame as one row per policy, level and game (column ``policy``)."""
+    check_paired(paired, "long_frame")
     out = pd.concat([pd.DataFrame({"policy": label, "level": paired["level"],
                                    "game": paired["game"],
                                    **{c: paired[f"{label}:{c}"] for c in OUTCOMES}})
@@ -116,6 +133,7 @@ def long_frame(paired: pd.DataFrame) -> pd.DataFrame:
 
 def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
     """One row per level and pair of policies (a, b), everything as a - b."""
+    check_paired(paired, "compare_paired")
     rows = []
     for lv, g in paired.groupby("level", sort=True):
         for a, b in combinations(paired.attrs["labels"], 2):
@@ -155,7 +173,16 @@ def compare(policies, level="all", games: int = 100_000, seed: int = 1, options=
 
 def ranking(comparison: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """Per level, the policies ordered by win rate (then mean score); ``vs_next`` says whether
-    each is better than the next one: Holm-adjusted McNemar p (wins) and paired t p (score)."""
+    each is better than the next one: Holm-adjusted McNemar p (wins) and paired t p (score).
+    ``alpha``: the level of the tests, strictly between 0 and 1."""
+    need = {"level", "a", "b", "a_win_rate", "b_win_rate", "mcnemar_p_holm", "score_p_holm"}
+    if not isinstance(comparison, pd.DataFrame) or not need <= set(comparison.columns):
+        raise UsageError("comparison must be the frame of compare or compare_paired (one row "
+                         "per level and pair of policies)", "comparison")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.floating)) \
+            or not 0 < alpha < 1:
+        raise UsageError(f"alpha must be a test level strictly between 0 and 1, not {alpha!r}",
+                         "alpha")
     rows = []
     for lv, g in comparison.groupby("level", sort=True):
         rate = dict(zip([*g.a, *g.b], [*g.a_win_rate, *g.b_win_rate]))
@@ -190,5 +217,6 @@ def summarize(df: pd.DataFrame, by=None) -> pd.DataFrame:
 def write_paired(paired: pd.DataFrame, out, force: bool = False):
     """The paired frame to Parquet (sim.lab.files: atomic), its attrs in the metadata.  An
     existing file is refused unless ``force``."""
+    check_paired(paired, "write_paired")
     check_file(out, (".parquet",), force)
     write_parquet(paired, out, dict(paired.attrs))

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.rules import Options, options_text
+from sim.rules import Options, as_options, check_seed, options_text, parse_levels
 from .compare import METHODS, compare_paired, long_frame, play_paired, ranking
 from .files import check_folder, command_line, write_text
 from .plots import finish, plot_paired_differences, pyplot
@@ -32,13 +32,16 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     deals: policies.md (rates, scores, paired comparisons, ranking) and figures, each
     written atomically.  After Ctrl-C the report covers the games every policy finished
     (``paired.attrs["interrupted"]``).  ``quiet``: no compile notice, no progress bar;
-    ``cluster``/``chunk``: on Dask (sim.lab.cluster).  Returns the paired frame."""
+    ``cluster``/``chunk``: on Dask (sim.lab.cluster).  ``levels``: as ``simulate``'s (a
+    list, ``"1,4"`` or ``"all"``); ``options``: Options, a dict or NAME=VALUE strings.  Every
+    argument is checked before any game (UsageError).  Returns the paired frame."""
     from policies import builtin_policies, load_policy
+    from .simulate import check_games
+    levels, options = parse_levels(levels), as_options(options)
+    games, seed = check_games(games), check_seed(seed)
     pols = [load_policy(p) for p in (policies or builtin_policies())]
     out = Path(out)
     check_folder(out, REPORT_FILES, force)
-    options = options or Options()
-    levels = list(levels)
     start = time.perf_counter()
     paired = play_paired(pols, levels, games, seed, options, threads, chunk,
                          keep_on_interrupt=True, cluster=cluster, quiet=quiet)

@@ -160,8 +160,9 @@ class InProcess(ByLevel):
     def ranges(self, plan: Plan, level: int, stop):
         """Yield Parts of ``level`` until done or ``stop()``; ranges follow the measured rate."""
         sizes = [s.policy.chunk_sizes(plan.engine) for s in plan.setups]
-        sizer = ChunkSizer(min(f for f, _ in sizes), smallest=max(m for _, m in sizes),
-                           fixed=self.chunk)
+        least = max(m for _, m in sizes)     # the first range plays every setup: in all, one
+        first = max(least, min(f for f, _ in sizes) // len(sizes))       # setup's first chunk
+        sizer = ChunkSizer(first, smallest=least, fixed=self.chunk)
         done = 0
         while done < plan.games and not stop():
             k = sizer.take(plan.games - done)

@@ -42,6 +42,7 @@ ATTR = "friday_tune"
 SAMPLERS = ("tpe", "cmaes")
 STUDY_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 VALIDATE_SEED_OFFSET = 1_000_003
+MAX_TRIALS = 100_000             # friday tune --trials
 _WHOLE = re.compile(r"\s*[+-]?\d+\s*\Z")
 USAGE = "NAME=LOW:HIGH, e.g. value_weight=0.4:0.9 or reach_cards=4:22"
 
@@ -90,6 +91,11 @@ def parse_ranges(policy, texts) -> tuple[ParamRange, ...]:
     checked: a known numeric parameter, each named once, LOW < HIGH."""
     if isinstance(texts, dict):
         texts = [f"{k}={lo}:{hi}" for k, (lo, hi) in texts.items()]
+    elif isinstance(texts, str):
+        texts = [texts]
+    elif texts is not None and not isinstance(texts, (list, tuple)):
+        raise UsageError(f"params must be NAME=LOW:HIGH texts or a dict name -> (low, high), "
+                         f"not {texts!r}", "params")
     if not texts:
         raise UsageError(f"params must name at least one parameter to tune, {USAGE} (`friday "
                          f"policies` lists them)", "params")
@@ -227,9 +233,14 @@ class Trials:
 
 
 def run_trials(study, q: Question, trials: int, backend, quiet: bool = True, echo=None) -> Trials:
-    """Play trials until the study has ``trials`` finished ones (or Ctrl-C: the trial in
-    flight is stored as failed, the finished ones are kept)."""
+    """Play trials until the study has ``trials`` finished ones, a whole number 1 .. 100,000
+    as ``friday tune --trials`` (or Ctrl-C: the trial in flight is stored as failed, the
+    finished ones are kept)."""
     from .tune_progress import TrialBar
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) \
+            or not 1 <= trials <= MAX_TRIALS:
+        raise UsageError(f"trials must be a whole number 1..{MAX_TRIALS:,}, not {trials!r}",
+                         "trials")
     done, out = len(finished(study)), Trials()
     with StopFlag() as flag, TrialBar(quiet, trials, q.games, done, best_text(study)) as bar:
         while done < trials and not flag.stop:

@@ -17,7 +17,10 @@
 * an illegal action ends the episode with reward -1 and ``info["illegal_action"]`` (as Pgx
   does), the game itself is left unchanged;
 * ``reset(seed=s)`` plays game 0 of master seed s (the batch runner's deal); later resets
-  without a seed play the next game indices of the same seed.
+  without a seed play the next game indices of the same seed.  A seed is checked as
+  ``Game.new`` and ``friday`` check it (0 .. 2**63-1, sim.rng): one outside is a UsageError,
+  never another seed in silence; the rule options are the environment's (``FridayEnv(options=
+  ...)``), so ``reset(options=...)`` is refused rather than ignored.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from sim import observation as O
 from sim.actions import N_ACTIONS
 from sim.errors import MissingExtra, UsageError
 from sim.play.game import Game, as_action
-from sim.rules import as_options, check_level
+from sim.rules import as_options, check_level, check_seed
 
 try:
     import gymnasium as gym
@@ -46,7 +49,10 @@ class FridayEnv(gym.Env):
     def __init__(self, level: int = 4, options=None, reward: str = "win",
                  render_mode: str | None = None):
         if reward not in ("win", "score"):
-            raise UsageError(f"reward must be 'win' or 'score', not {reward!r}")
+            raise UsageError(f"reward must be 'win' or 'score', not {reward!r}", "reward")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise UsageError(f"render_mode must be None or 'ansi', not {render_mode!r}",
+                             "render_mode")
         self.level = check_level(level)
         self.options = as_options(options)
         self.reward_key = "won" if reward == "win" else "score"     # the result paid at the end
@@ -61,9 +67,16 @@ class FridayEnv(gym.Env):
         return {"action_mask": self.game.legal_mask(), "phase": self.game.phase, **extra}
 
     def reset(self, *, seed=None, options=None):
+        """Game 0 of master ``seed`` (checked: 0 .. 2**63-1), or without one the next game of
+        the same seed; ``options`` must be None or {} (the rule options are the environment's)."""
+        if seed is not None:
+            seed = check_seed(seed)               # before Gymnasium seeds anything
+        if options is not None and (not isinstance(options, dict) or options):   # {}: as check_env
+            raise UsageError(f"options {options!r}: FridayEnv.reset takes no options; give "
+                             f"the rule options to FridayEnv(options=...)", "options")
         super().reset(seed=seed)
         if seed is not None:
-            self._seed, self._next = int(seed) & ((1 << 63) - 1), 0
+            self._seed, self._next = seed, 0
         self.game = Game.new(level=self.level, seed=self._seed, game=self._next,
                              options=self.options)
         self._next += 1

@@ -28,7 +28,7 @@ from sim.rules import (CAUSE_NAMES, STEP_NAMES, Options, as_options, check_level
 from sim.fast import layout as Y
 from .picture import MARKS, position_html, table_rows
 
-__all__ = ["Game", "as_action", "position_lines"]
+__all__ = ["Game", "as_action", "engine_table", "position_lines"]
 
 _POLICIES: dict = {}
 
@@ -82,12 +82,16 @@ class Game:
         """Game ``game`` of master seed ``seed`` at ``level``, waiting at its first decision
         (the same deal as ``run_batch``'s game ``game``).  ``deal``: a deal dict or file
         (docs/how-to/replay-a-table-game.md); ``trace``: keep the TRACE.md events (``.trace``); ``table``: a
-        card table (``sim.fast.layout.card_table()`` edited), else the game's own."""
+        card table (a ``sim.cardtable.CardTable``, or ``sim.fast.layout.card_table()`` edited:
+        checked by ``engine_table``), else the game's own.  Every argument is checked before
+        anything is compiled or played (UsageError)."""
         from sim.fast import api, runner
         from sim.fast.state import new_state
         level, options = check_level(level), as_options(options)
         seed, game = check_seed(seed), check_seed(game, "game")
-        T = api._T if table is None else np.ascontiguousarray(table, dtype=np.int64)
+        if not isinstance(trace, (bool, np.bool_)):
+            raise UsageError(f"trace must be True or False, not {trace!r}", "trace")
+        T = api._T if table is None else engine_table(table)
         arrays = new_state(T, np.zeros(1, np.float64), trace)
         arrays.S[Y.S_TRACE] = 1 if trace else 0
         D = api._deal_array(level, deal) if deal else np.zeros((1, 1), np.int64)
@@ -261,6 +265,46 @@ class Game:
             lines.append("".join(sp if isinstance(sp, str) else sp[0] for sp in spans))
         lines.append(self._waiting())
         return "\n".join(lines)
+
+
+# the rows of the engine's card table a table may change, and their ranges (sim.cardtable)
+_T_RANGES = {Y.T_VALUE: "fight_value", Y.T_DCOST: "destroy_cost", Y.T_HFREE: "hazard_free_cards",
+             Y.T_HV0: "hazard_green", Y.T_HV1: "hazard_yellow", Y.T_HV2: "hazard_red",
+             Y.T_PFREE: "pirate_free_cards", Y.T_PVALUE: "pirate_hazard_value"}
+
+
+def engine_table(table) -> np.ndarray:
+    """The engine's card table ``T`` (int64, ``sim.fast.layout`` rows T_*, one column per
+    card) of ``table``: a ``sim.cardtable.CardTable``, or an integer array of T's shape whose
+    kinds are the printed ones (R1.1: ids and kinds are fixed) and whose values, abilities
+    included, lie in the ranges a card table allows (sim.cardtable.RANGES); else UsageError."""
+    from sim.cardtable import RANGES, CardTable
+    if isinstance(table, CardTable):
+        return Y.card_table(table)
+    printed = Y.card_table()
+    T = np.asarray(table) if isinstance(table, (np.ndarray, list, tuple)) else None
+    if T is None or T.shape != printed.shape:
+        got = f"shape {T.shape}" if T is not None else type(table).__name__
+        raise UsageError(f"table must be a card table of shape {printed.shape} "
+                         f"(sim.fast.layout.card_table(), edited) or a CardTable, not {got}",
+                         "table")
+    if not np.issubdtype(T.dtype, np.integer):
+        raise UsageError(f"table must hold whole numbers (an integer array), not {T.dtype}",
+                         "table")
+    for row, what in ((Y.T_KIND, "kind"), (Y.T_AGING, "aging mark")):
+        if not np.array_equal(T[row], printed[row]):
+            card = int(np.flatnonzero(T[row] != printed[row])[0])
+            raise UsageError(f"table changes the {what} of card {card}: ids and kinds are "
+                             f"fixed (R1.1)", "table")
+    limits = {**{row: (name, *RANGES[name]) for row, name in _T_RANGES.items()},
+              Y.T_ABILITY: ("ability", 0, len(C.ABILITY_NAMES) - 1),
+              Y.T_PABILITY: ("pirate_ability", 0, len(C.PIRATE_ABILITY_NAMES) - 1)}
+    for row, (name, low, high) in limits.items():
+        bad = np.flatnonzero((T[row] < low) | (T[row] > high))
+        if len(bad):
+            raise UsageError(f"table gives card {int(bad[0])} the {name} {int(T[row, bad[0]])}:"
+                             f" outside {low}..{high}", "table")
+    return np.ascontiguousarray(T, dtype=np.int64)
 
 
 def _table_shuffles(deal) -> dict:

@@ -29,7 +29,8 @@ from .. import observation as O
 from ..actions import A_FIGHT, N_CARDS, action_name
 from ..names import CardNames
 from ..observation import cards_in, known_top
-from ..rules import STEP_NAMES, options_text
+from ..errors import UsageError
+from ..rules import STEP_NAMES, check_level, check_seed, options_text
 from .faces import card_faces
 from .picture import MARKS, PILES
 from .render import CAUSES, render_marked
@@ -59,7 +60,14 @@ class _Recorder:
 def record_game(engine: str, level: int, seed: int, game: int, policy, options=None,
                 deal: dict | None = None, cards=None):
     """Play the game; (its trace without the header, the decisions as tuples (observation,
-    legal action ids, action taken, trace events before it))."""
+    legal action ids, action taken, trace events before it)).  ``engine``: ``"fast"`` or
+    ``"reference"``; ``policy``: a spec or a Policy; the level, seed and game index are
+    checked as ``Game.new`` checks them, before the game starts (UsageError)."""
+    from policies import load_policy
+    if engine not in ("fast", "reference"):
+        raise UsageError(f"engine {engine!r} is unknown: choose fast or reference", "engine")
+    level, seed, game = check_level(level), check_seed(seed), check_seed(game, "game")
+    policy = load_policy(policy) if isinstance(policy, str) else policy
     if engine == "reference":
         from ..reference import Game as Reference
         player = _Recorder(policy)

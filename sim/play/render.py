@@ -12,6 +12,7 @@ at ``fight_end``.
 """
 from __future__ import annotations
 
+from ..errors import UsageError
 from ..names import ABILITY_WORDS, CardNames, count, signed
 from ..rules import STEP_NAMES, options_text
 
@@ -35,7 +36,7 @@ class _Log:
     returns True, and that event is not handled again."""
 
     def __init__(self, events, ids: bool):
-        self.events = list(events)
+        self.events = self.checked(events)
         head = next((e for e in self.events if e["e"] == "header"), None)
         if head is None:
             from ..cards import header_table
@@ -52,6 +53,22 @@ class _Log:
         self.n_hazards = sum(1 for row in self.names.table.values() if row["kind"] == "hazard")
         self.disagreements: list[str] = []  # bookkeeping vs the trace (tests keep it empty)
         self.end = None
+
+    @classmethod
+    def checked(cls, events) -> list:
+        """The events as a list, each a TRACE.md event (a dict whose ``e`` names one, a
+        header with its card table), else UsageError."""
+        if isinstance(events, (str, bytes, dict)) or not hasattr(events, "__iter__"):
+            raise UsageError(f"events must be a list of TRACE.md events (dicts), not "
+                             f"{type(events).__name__}", "events")
+        events = list(events)
+        for k, ev in enumerate(events):
+            kind = ev.get("e") if isinstance(ev, dict) else None
+            if not isinstance(kind, str) or not hasattr(cls, "on_" + kind) or (
+                    kind == "header" and "cards" not in ev):
+                raise UsageError(f"events: event {k} is not a TRACE.md event: {ev!r:.60}",
+                                 "events")
+        return events
 
     # --- output ------------------------------------------------------------------------
     def line(self, *spans, gap: bool = False):
