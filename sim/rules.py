@@ -59,9 +59,10 @@ _CHOICES = {"old_age": ("lose", "continue"),
 
 
 def check_level(level) -> int:
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        raise UsageError(f"unknown level {level!r}: choose one of 1, 2, 3, 4")
-    return level
+    """A level (R2): an integer 1..4, a numpy integer included."""
+    if not _is_int(level) or int(level) not in LEVELS:
+        raise UsageError(f"unknown level {level!r}: choose one of 1, 2, 3, 4", "level")
+    return int(level)
 
 
 def name_values(pairs, what: str = "option") -> dict:

@@ -145,3 +145,13 @@ def test_illegal_action_on_the_fast_engine_lists_the_legal_actions_like_the_refe
         assert "policy 'payer' chose 'pay' at a hazard decision (game 3, level 1, seed 5)" \
             in str(fast.value)
         assert str(fast.value).endswith(f"; legal: {legal}")
+
+
+def test_a_numpy_level_is_a_level_and_a_bad_one_names_the_argument():
+    """R2: levels 1..4, whatever integer type holds them (np.int64 from a DataFrame)."""
+    import numpy as np
+    from sim.rules import check_level
+    assert check_level(np.int64(4)) == 4 and type(check_level(np.int64(4))) is int
+    with pytest.raises(UsageError, match="unknown level") as caught:
+        check_level(np.int64(5))
+    assert caught.value.argument == "level"

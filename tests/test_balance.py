@@ -263,7 +263,7 @@ def test_the_blocked_bootstrap_is_the_replicates_one_at_a_time(monkeypatch, targ
     ({"target_rate": 2}, "target_rate", "target_rate must be a win rate strictly between 0 and 1"),
     ({"target_rate": "20%"}, "target_rate", "strictly between 0 and 1, not '20%'"),
     ({"target_rate": 0.0}, "target_rate", "strictly between 0 and 1, not 0.0"),
-    ({"level": "all"}, None, "unknown level 'all'"),        # sim.rules names no argument
+    ({"level": "all"}, "level", "unknown level 'all'"),
     ({"games": 0}, "games", "games must be a positive whole number"),
     ({"seed": 2**63}, "seed", "seed 9223372036854775808 out of range"),
     ({"threads": 0}, "threads", "threads must be 1.."),
