@@ -172,3 +172,59 @@ def test_bad_parameters_are_one_error_line_exit_2(friday_here, tmp_path, spec, m
               if line.startswith("error:")]
     assert result.returncode == 2 and len(errors) == 1 and message in errors[0], errors
     assert list(tmp_path.iterdir()) == []
+
+
+# --- benchmarks/luck.py (results/luck.md) ------------------------------------------------
+@pytest.fixture(scope="module")
+def luck():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "luck.py"
+    spec = importlib.util.spec_from_file_location("luck", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_luck_writes_the_table_with_its_command(luck, tmp_path, capsys):
+    out = tmp_path / "luck.md"
+    args = ["--games", "4", "--level", "1", "--fair", "expert", "--out", str(out)]
+    assert luck.main(args) == 0
+    md = out.read_text()
+    assert f"Made by `python benchmarks/luck.py {' '.join(args)} --force`" in md
+    assert "### Level 1" in md and "| **unfair-solver** (exact, UNFAIR) | 4 of 4 |" in md
+    assert "| unfair-clairvoyant |" in md and "| expert |" in md
+    assert "proven lost 0, undecided 0" in md
+    assert luck.main(args) == 2                         # it is there now: --force needed
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("error: --out")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "0"], "--games must be positive"),
+    (["--budget", "-1"], "--budget must be positive"),
+    (["--level", "5"], "unknown level"),
+    (["--fair", "unfair-clairvoyant"], "fair players only"),
+    (["--fair", "nosuch"], "unknown policy 'nosuch'"),
+    (["--threads", "0"], "--threads must be positive"),
+])
+def test_luck_bad_input_is_one_error_line_exit_2(luck, tmp_path, capsys, args, message):
+    assert luck.main(args + ["--out", str(tmp_path / "luck.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and message in err[0], err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_luck_ctrl_c_writes_the_finished_levels(luck, tmp_path, monkeypatch):
+    """Ctrl-C during level 4 (after level 1 is done): level 1 is written, exit code 130."""
+    real = luck.one_level
+
+    def one_level(level, *args):
+        if level == 4:
+            raise KeyboardInterrupt
+        return real(level, *args)
+    monkeypatch.setattr(luck, "one_level", one_level)
+    out = tmp_path / "luck.md"
+    assert luck.main(["--games", "2", "--level", "1,4", "--fair", "expert",
+                      "--out", str(out)]) == 130
+    md = out.read_text()
+    assert "### Level 1" in md and "### Level 4" not in md and "Interrupted: levels 1 only" in md
