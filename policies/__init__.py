@@ -24,7 +24,8 @@ from .spec import parse_policy_spec
 
 # The search players (on the fast engine's state, about a second per game) by name -> module;
 # the players the engines run themselves: policies.players.PLAYERS.
-SEARCHERS = {"search": "policies.search", "unfair-clairvoyant": "policies.unfair_clairvoyant"}
+SEARCHERS = {"search": "policies.search", "unfair-clairvoyant": "policies.unfair_clairvoyant",
+             "unfair-solver": "policies.unfair_solver"}
 BUILTIN = tuple(m.split(".")[1] for m in players.PLAYERS.values())     # their modules
 SEARCH = tuple(m.split(".")[1] for m in SEARCHERS.values())
 

@@ -44,6 +44,7 @@ LAYERS = {
     "policies": 3.5, "policies.search": 3.5, "policies.search_run": 3.5,
     "policies.search_log": 3.5,
     "policies.unfair_clairvoyant": 3.5, "sim.fast.search_api": 3.5,
+    "policies.unfair_solver": 3.5,
     # 2. The reference engine: the rules in plain Python.
     "sim.reference": 2, "sim.reference.*": 2,
     #    (0.1.0's module paths, deprecated shims until 0.3.0: CHANGELOG.md)

@@ -96,9 +96,10 @@ def test_the_registry_lists_every_builtin_by_name():
     from policies.players import PLAYERS
     assert BUILTIN == ("random_legal", "always_fight", "cull_green", "expert", "veteran",
                        "learned")
-    assert SEARCH == ("search", "unfair_clairvoyant")
+    assert SEARCH == ("search", "unfair_clairvoyant", "unfair_solver")
     assert list(builtin_policies()) == list(PLAYERS)
-    assert list(builtin_policies(search=True))[-2:] == ["search", "unfair-clairvoyant"]
+    assert list(builtin_policies(search=True))[-3:] == ["search", "unfair-clairvoyant",
+                                                        "unfair-solver"]
 
 
 def test_each_load_is_a_new_player():
