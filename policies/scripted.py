@@ -55,7 +55,7 @@ class ScriptedPolicy:
             names = [action_name(a) for a in legal[:n_legal]]
             phase, turn = PHASE_NAMES[int(obs[O_PHASE])], int(obs[O_TURN])
             raise MovesRanOut(f"{self.name}: the action list ran out after {len(self.ids)} "
-                              f"actions at a {phase} decision of turn {turn}; legal: "
+                              f"actions at a {phase} decision; legal: "
                               f"{', '.join(names)}", phase, turn, names)
         action = self.ids[self.position]
         self.position += 1

@@ -108,6 +108,12 @@ class Transcript:
         return RuleError(f"{self.at(played)}: move {played + 1} ({extra.name}) comes after the "
                          f"game's end: the game ended at move {played} ({how}){after}")
 
+    def illegal(self, i: int, decision: str, legal: list[str]) -> RuleError:
+        """The error of move ``i`` (from 0), which the rules forbid at ``decision`` (``at a
+        fight decision (step green, turn 1)``), where ``legal`` are legal."""
+        return RuleError(f"{self.at(i)}: move {i + 1} chose {self.moves[i].name!r} {decision}: "
+                         f"not a legal action; legal: {', '.join(legal)}")
+
     def ends_early(self, phase: str, turn: int, legal: list[str]) -> str:
         """The note of a transcript that stops before the game's end: where, and what then."""
         last = f" ({self.moves[-1].where})" if self.moves else ""

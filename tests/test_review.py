@@ -93,9 +93,9 @@ def test_a_review_is_its_rows_and_stops_when_asked():
 
 def test_a_transcript_that_breaks_a_rule_is_refused_before_any_rollout():
     """An illegal move, or one after the game's end (policies.transcript), names where it is."""
-    with pytest.raises(V.RuleError, match=r"actions, action 2: move 2 \(skip\) breaks the "
-                                          r"rules at a fight decision \(turn 1\); legal: "
-                                          r"draw, pay"):
+    with pytest.raises(V.RuleError, match=r"actions, action 2: move 2 chose 'skip' at a "
+                                          r"fight decision \(step green, turn 1\): not a "
+                                          r"legal action; legal: draw, pay"):
         g = Game.new(level=1, seed=1, game=0)
         V.play_through(1, 1, 0, actions=[g.legal_action_names()[0], "skip", "end"])
     played = V.play_through(1, 1, 0, policy="expert")
@@ -143,7 +143,7 @@ def test_friday_review_of_the_table_game_sample(tmp_path, friday_here):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--actions", "bad.txt"], "bad.txt, line 1: move 1 (skip) breaks the rules"),
+    (["--actions", "bad.txt"], "bad.txt, line 1: move 1 chose 'skip' at a hazard"),
     (["--out", "/proc/r.parquet"], "cannot write into /proc"),
     (["--out", "r.csv"], "--out must end in .parquet"),
     (["--figure", "f.txt"], "--figure must end in"),

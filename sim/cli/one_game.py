@@ -2,6 +2,7 @@
 players there are."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal, Optional
 
@@ -90,8 +91,11 @@ def play_moves(pol, play, end) -> str:
         play()
     except MovesRanOut as stop:
         return t.ends_early(stop.phase, stop.turn, stop.legal)
-    except IllegalAction as exc:
-        raise RuleError(f"{t.at(pol.position - 1)}: {exc}") from None
+    except IllegalAction as exc:       # the engine's words: "... at a ... decision (...);"
+        said = re.search(r"(at an? \w+ decision \([^)]*\)); legal: (.*)$", str(exc))
+        if said is None:
+            raise RuleError(f"{t.at(pol.position - 1)}: {exc}") from None
+        raise t.illegal(pol.position - 1, said[1], said[2].split(", ")) from None
     if pol.position < len(t.moves):
         raise t.after_the_end(pol.position, end())
     return ""

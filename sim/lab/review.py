@@ -75,9 +75,9 @@ def play_through(level: int, seed: int, game: int, policy=None, deal=None, actio
             if g.is_over:
                 raise t.after_the_end(i, g.result)
             if move.action not in g.legal_actions():
-                raise RuleError(f"{t.at(i)}: move {i + 1} ({move.name}) breaks the rules at "
-                                f"a {g.phase} decision (turn {_turn(g)}); legal: "
-                                f"{', '.join(g.legal_action_names())}")
+                step = STEP_NAMES[int(g.observation[O.O_STEP])]
+                raise t.illegal(i, f"at a {g.phase} decision (step {step}, turn {_turn(g)})",
+                                g.legal_action_names())
             _step(g, played, move.action)
         if not g.is_over:
             played.note = t.ends_early(g.phase, _turn(g), g.legal_action_names())
