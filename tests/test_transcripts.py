@@ -192,6 +192,22 @@ def test_notepads_unicode_and_utf8_with_a_bom_are_read(tmp_path, encoding):
     assert t.names == ["fight:29", "draw", "end"] and t.moves[0].where == "line 2"
 
 
+def test_the_table_sample_saved_by_notepad_replays_the_same_game(tmp_path):
+    """examples/table_moves.txt as Notepad's "Unicode" (UTF-16, its mark, CRLF) and as
+    UTF-8 with a mark: friday replay gives the very same trace as from the plain file."""
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    text = (examples / "table_moves.txt").read_text(encoding="utf-8")
+    (tmp_path / "notepad.txt").write_bytes(text.replace("\n", "\r\n").encode("utf-16"))
+    (tmp_path / "bom.txt").write_bytes(text.encode("utf-8-sig"))
+    traces = []
+    for name in (examples / "table_moves.txt", "notepad.txt", "bom.txt"):
+        run = run_cli(*COMMANDS["replay"], "--deal", examples / "table_deal.json", "--actions",
+                      name, "--format", "jsonl", cwd=tmp_path)
+        assert run.returncode == 0 and run.stderr == "", run.stderr
+        traces.append([line for line in run.stdout.splitlines() if '"header"' not in line])
+    assert traces[0] == traces[1] == traces[2] and '"game_end"' in traces[0][-1]
+
+
 def test_a_list_from_python_reads_as_a_transcript():
     script = ScriptedPolicy(["fight:29", "draw", 0, "hazard_reshuffle: 40 58"])
     assert script.actions == ["fight:29", "draw", "end"] and script.ids[2] == 0
@@ -262,9 +278,10 @@ def test_a_transcript_that_ends_early_is_a_position_in_every_command(tmp_path):
     assert page.returncode == 0 and page.stderr.strip() == note, page.stderr
     assert "g.html: 2 decisions; the moves end before the game does" in page.stdout
     assert (tmp_path / "g.html").stat().st_size > 1000
-    review = run_cli(*COMMANDS["review"], *base, cwd=tmp_path)
+    review = run_cli(*COMMANDS["review"], *base, "--html", "r.html", cwd=tmp_path)
     assert review.returncode == 0, review.stderr
     assert note in review.stderr.splitlines() and "stopped before the end" in review.stdout
+    assert "r.html" in review.stdout and (tmp_path / "r.html").stat().st_size > 1000
 
 
 # --- friday play: --save's file replays, reviews and goes on --------------------------------
