@@ -28,7 +28,8 @@ def replay(
     level: LevelNumber, seed: SeedOpt,
     game: GameOpt = 0, policy: PolicyOpt = "expert",
     deal: DealOpt = None,
-    actions: Annotated[Optional[Path], typer.Option(help="actions to play (scripted)")] = None,
+    actions: Annotated[Optional[Path], typer.Option(
+        help="a table game's moves to play (one per line, or a JSON list)")] = None,
     option: OptionOpt = [], param: ParamOpt = [],
     format: FormatOpt = "text", engine: EngineOpt = None,
     ids: Annotated[bool, typer.Option("--ids", help="text, html: tag every card with its id "
