@@ -127,6 +127,7 @@ def one_error_line(run, expected: str):
 
 COMMANDS = {"replay": ["replay", "--level", "1", "--seed", "1"],
             "review": ["review", "--level", "1", "--seed", "1", "--rollouts", "10", "--quiet"]}
+OUTPUTS = {"replay": ["--format", "html", "--out", "g.html"], "review": ["--out", "r.parquet"]}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -136,8 +137,7 @@ def test_a_bad_transcript_is_one_error_line_in_every_command(tmp_path, command, 
     """A fresh process each: one error line, exit 2, no traceback, nothing written."""
     path = path_of(case, make, tmp_path)
     before = files_in(tmp_path)
-    run = run_cli(*COMMANDS[command], "--actions", path, "--out" if command == "review" else
-                  "--format", "r.parquet" if command == "review" else "text", cwd=tmp_path)
+    run = run_cli(*COMMANDS[command], "--actions", path, *OUTPUTS[command], cwd=tmp_path)
     one_error_line(run, expected)
     assert run.stdout == ""                                 # refused before any game
     assert files_in(tmp_path) == before
@@ -317,8 +317,12 @@ def test_play_goes_on_only_with_a_game_left_early(tmp_path, expert_moves):
     (tmp_path / "done.txt").write_text("\n".join(moves) + "\n")
     (tmp_path / "bad.txt").write_text("end\n")
     (tmp_path / "empty.txt").write_text("# nothing\n")
+    (tmp_path / "table.txt").write_text(f"{moves[0]}\nrobinson_reshuffle: 1 2\n")
     for name, expected in (("done.txt", "its moves play the game to its end"),
-                           ("bad.txt", "bad.txt, line 1: "), ("empty.txt", "holds no move")):
+                           ("bad.txt", "bad.txt, line 1: move 1 chose 'end' at a hazard"),
+                           ("empty.txt", "holds no move"),
+                           ("table.txt", "table.txt gives table shuffles: play deals from the "
+                                         "seed only")):
         run = run_cli("play", "--level", "1", "--seed", "1", "--actions", name, cwd=tmp_path,
                       input="q\n")
         one_error_line(run, expected)
