@@ -92,13 +92,27 @@ def test_a_review_is_its_rows_and_stops_when_asked():
 
 
 def test_a_transcript_that_breaks_a_rule_is_refused_before_any_rollout():
-    with pytest.raises(V.RuleError, match=r"action 2 \(skip\) breaks the rules at decision 2 "
-                                          r"\(fight\); legal: draw, pay"):
+    """An illegal move, or one after the game's end (policies.transcript), names where it is."""
+    with pytest.raises(V.RuleError, match=r"actions, action 2: move 2 chose 'skip' at a "
+                                          r"fight decision \(step green, turn 1\): not a "
+                                          r"legal action; legal: draw, pay"):
         g = Game.new(level=1, seed=1, game=0)
         V.play_through(1, 1, 0, actions=[g.legal_action_names()[0], "skip", "end"])
-    with pytest.raises(V.RuleError, match="go on after the game's end"):
-        played = V.play_through(1, 1, 0, policy="expert")
+    played = V.play_through(1, 1, 0, policy="expert")
+    n = len(played.actions)
+    with pytest.raises(V.RuleError, match=rf"action {n + 1}: move {n + 1} \(end\) comes after "
+                                          rf"the game's end: the game ended at move {n} "):
         V.play_through(1, 1, 0, actions=played.actions + [0])
+
+
+def test_moves_that_end_early_are_reviewed_as_far_as_they_go():
+    played = V.play_through(1, 1, 0, policy="expert")
+    part = V.play_through(1, 1, 0, actions=played.actions[:5])
+    assert part.actions == played.actions[:5] and not part.end.is_over
+    assert part.note.startswith("actions: the moves end before the game does, after move 5 "
+                                "(action 5), at a ")
+    rows = V.review(part, rollouts=10)
+    assert rows.decision.max() <= 4
 
 
 def test_friday_review_prints_the_log_writes_rows_and_figure(tmp_path, friday_here):
@@ -129,20 +143,24 @@ def test_friday_review_of_the_table_game_sample(tmp_path, friday_here):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--actions", "bad.txt"], "breaks the rules at decision 1"),
+    (["--actions", "bad.txt"], "bad.txt, line 1: move 1 chose 'skip' at a hazard"),
     (["--out", "/proc/r.parquet"], "cannot write into /proc"),
     (["--out", "r.csv"], "--out must end in .parquet"),
     (["--figure", "f.txt"], "--figure must end in"),
     (["--rollout-policy", "search"], "the rollout policy must be a plain fast-engine policy"),
     (["--rollout-policy", "nosuch"], "nosuch"),
     (["--rollouts", "5"], "--rollouts"),
+    (["--actions", "empty.txt"], "empty.txt holds no move"),
+    (["--actions", "deal.json"], "deal.json is a JSON object (a deal file?)"),
 ])
 def test_bad_input_is_one_error_line_before_any_rollout(tmp_path, friday_here, args, message):
-    (tmp_path / "bad.txt").write_text("skip\n")
+    given = {"bad.txt": "skip\n", "empty.txt": "", "deal.json": "{}"}
+    for name, text in given.items():
+        (tmp_path / name).write_text(text)
     r = friday_here(["review", "--level", "1", "--seed", "1", *args], tmp_path)
     assert r.returncode == 2 and r.stderr.startswith("error:") and message in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1 and "reviewing" not in r.stderr
-    assert not [p for p in tmp_path.rglob("*") if p.name != "bad.txt"]
+    assert not [p for p in tmp_path.rglob("*") if p.name not in given]
 
 
 def test_ctrl_c_keeps_and_writes_the_decisions_reviewed(tmp_path):

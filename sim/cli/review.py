@@ -51,6 +51,7 @@ def review(
     check_file(html, (".html",), force, "html")
     roll = V.load_rollout_policy(rollout_policy)
     played = _play(level, seed, game, policy, deal, actions, option, cards, set_)
+    V.check_rollout_policy(played.start, roll)
     rows, stopped = _review(V, played, rollouts, roll, quiet)
     who = f"actions {actions}" if actions is not None else policy
     for line in V.log_with_review(played, rows, ids):
@@ -71,18 +72,16 @@ def review(
 
 
 def _play(level, seed, game, policy, deal, actions, option, cards, set_):
-    """The game to review, played through (a transcript checked against the rules here)."""
-    from policies.scripted import ScriptedPolicy
+    """The game to review, played through (a transcript, policies.transcript, checked against
+    the rules here)."""
+    from policies.transcript import read_transcript
     from sim.deal import load_deal
     from sim.lab.review import play_through
     options, table = parse_options(option), load_cards(cards, set_)
+    script = read_transcript(actions) if actions is not None else None
     deal_dict = load_deal(str(deal)) if deal else None
-    steps = None
-    if actions is not None:
-        script = ScriptedPolicy.from_file(actions)
-        steps, deal_dict = script.actions, script.deal_with_shuffles(deal_dict)
-    return play_through(level, seed, game, policy if steps is None else None, deal_dict, steps,
-                        options, table)
+    return play_through(level, seed, game, policy if script is None else None, deal_dict,
+                        script, options, table)
 
 
 def _write(V, rows, out, figure, meta, top):
@@ -127,7 +126,7 @@ def _summary(V, played, rows, top, who, rollouts, roll_name):
                + (f"{'won' if result['won'] else 'lost'} (score {result['score']})"
                   if result else "stopped before the end"))
     if played.note:
-        typer.echo(played.note)
+        typer.echo(played.note, err=True)
     if len(d):
         first = d.iloc[0]
         typer.echo(f"chance of winning at the first decision: {first.chance:.1%} after the "

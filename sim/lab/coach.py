@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .review import ROLLOUT_POLICY, decision_rows, decision_seed, outcomes
+from .review import ROLLOUT_POLICY, check_rollouts, decision_rows, decision_seed, outcomes
 
 
 class Coach:
@@ -16,7 +16,7 @@ class Coach:
 
     def __init__(self, level, seed, game, options, rollouts=300, policy=ROLLOUT_POLICY):
         from policies import load_policy
-        self.pol, self.rollouts, self.decision = load_policy(policy), rollouts, 0
+        self.pol, self.rollouts, self.decision = load_policy(policy), check_rollouts(rollouts), 0
         self.level, self.seed, self.game, self.options = level, seed, game, options
         self.moves, self._g, self._out = [], None, None
 

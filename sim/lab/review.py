@@ -32,6 +32,7 @@ from .stats import paired_proportion_difference, wilson_interval
 
 ROLLOUT_POLICY = "veteran"
 ROLLOUTS = 1000
+ROLLOUTS_RANGE = (10, 100_000)     # continuations per action (friday review --rollouts)
 
 
 @dataclass
@@ -49,38 +50,43 @@ class Played:
 
 def play_through(level: int, seed: int, game: int, policy=None, deal=None, actions=None,
                  options=None, cards=None) -> Played:
-    """Play the game: by ``policy`` (a spec or Policy), or by the ``actions`` (names or ids,
-    a transcript) from ``deal``, with the card table ``cards`` (sim.cardtable); every action
-    is checked against the rules here, before any rollout (RuleError naming the decision)."""
+    """Play the game: by ``policy`` (a spec or Policy), or by the ``actions`` (a transcript,
+    policies.transcript, or a list of names, shuffle lines or ids) from ``deal``, with the
+    card table ``cards`` (sim.cardtable); every move is checked against the rules here,
+    before any rollout: an illegal move or one after the game's end is a RuleError naming
+    it; moves that end before the game does are a position (``note`` says so)."""
+    from policies.transcript import of
     from ..fast.layout import card_table
     from ..play import Game
+    t = None if actions is None else of(actions)
+    if t is not None and not t.moves:
+        raise UsageError("actions hold no move", "actions")
     edited = cards is not None and not cards.is_printed
-    g = Game.new(level, seed, game, options, deal, trace=True,
-                 table=card_table(cards) if edited else None)
+    g = Game.new(level, seed, game, options, deal if t is None else t.with_shuffles(deal),
+                 trace=True, table=card_table(cards) if edited else None)
     played = Played(start=g.clone(), cards=cards if edited else None)
-    if actions is None:
+    if t is None:
         from policies import load_policy
         pol = load_policy(policy) if isinstance(policy, str) else policy
         while not g.is_over:
             _step(g, played, g.policy_action(pol))
     else:
-        for i, a in enumerate(actions):
+        for i, move in enumerate(t.moves):
             if g.is_over:
-                raise RuleError(f"the actions go on after the game's end: action {i + 1} "
-                                f"({a}) of {len(actions)}")
-            try:
-                aid = action_id(a) if isinstance(a, str) else int(a)
-            except (KeyError, FridayError):
-                raise UsageError(f"action {i + 1} ({a!r}) is not an action name") from None
-            if aid not in g.legal_actions():
-                raise RuleError(f"action {i + 1} ({a}) breaks the rules at decision {i + 1} "
-                                f"({g.phase}); legal: {', '.join(g.legal_action_names())}")
-            _step(g, played, aid)
+                raise t.after_the_end(i, g.result)
+            if move.action not in g.legal_actions():
+                step = STEP_NAMES[int(g.observation[O.O_STEP])]
+                raise t.illegal(i, f"at a {g.phase} decision (step {step}, turn {_turn(g)})",
+                                g.legal_action_names())
+            _step(g, played, move.action)
         if not g.is_over:
-            played.note = (f"the actions end before the game does: decisions 1..{len(actions)} "
-                           "reviewed")
+            played.note = t.ends_early(g.phase, _turn(g), g.legal_action_names())
     played.end = g
     return played
+
+
+def _turn(g) -> int:
+    return int(g.observation[O.O_TURN])
 
 
 def _step(g, played: Played, action: int):
@@ -153,15 +159,56 @@ def load_rollout_policy(policy):
     return pol
 
 
+def check_rollouts(rollouts) -> int:
+    """Continuations per action: a whole number from 10 to 100,000 (as ``friday review``'s
+    --rollouts); UsageError (``rollouts``) otherwise."""
+    low, high = ROLLOUTS_RANGE
+    if isinstance(rollouts, bool) or not isinstance(rollouts, (int, np.integer)) or \
+            not low <= rollouts <= high:
+        raise UsageError(f"rollouts must be a whole number from {low} to {high:,} (continuations "
+                         f"per action), not {rollouts!r}", "rollouts")
+    return int(rollouts)
+
+
+def check_rollout_policy(g, rollout_policy, decision: int = 0, tries: int = 3):
+    """The rollout policy plays ``tries`` continuations of the decision ``g`` (every hidden
+    order redrawn, R1.4) from Python, where an illegal answer is a RuleError naming it: in
+    the review's compiled continuations an illegal answer only ends the continuation lost
+    (0% everywhere, without a word)."""
+    pol = load_rollout_policy(rollout_policy)
+    for k in range(tries):
+        c = g.resampled(k)
+        while not c.is_over:
+            a = int(c.policy_action(pol))
+            if a not in c.legal_actions():
+                try:
+                    name = repr(action_name(a))
+                except FridayError:
+                    name = f"action id {a} (outside the action space)"
+                raise RuleError(f"rollout policy {pol.name!r} chose {name} at a {c.phase} "
+                                f"decision of a continuation from decision {decision + 1}: "
+                                f"not a legal action; legal: "
+                                f"{', '.join(c.legal_action_names())}")
+            c.step(a)
+
+
 def review(played: Played, rollouts: int = ROLLOUTS, rollout_policy=ROLLOUT_POLICY,
            progress=None, stop=None) -> pd.DataFrame:
     """One row per legal action of every decision with a choice (``decision_rows``).
     ``progress(done, total)`` after each decision; ``stop()`` true ends the review early
-    (Ctrl-C): the rows of the decisions done are returned."""
+    (Ctrl-C): the rows of the decisions done are returned.  The arguments are checked as
+    ``friday review`` checks its options, the rollout policy's answers too
+    (``check_rollout_policy``: before the first decision, and again at a decision that no
+    continuation won)."""
+    if not isinstance(played, Played):
+        raise UsageError("played must be a game from play_through(...)", "played")
+    rollouts = check_rollouts(rollouts)
     pol = load_rollout_policy(rollout_policy)
     from ..names import CardNames
     from ..play.picture import table_rows
     g, start = played.start.clone(), played.start
+    if played.actions:
+        check_rollout_policy(g, pol)
     names = CardNames(table_rows(start._T))
     rows = []
     for d, a in enumerate(played.actions):
@@ -169,6 +216,8 @@ def review(played: Played, rollouts: int = ROLLOUTS, rollout_policy=ROLLOUT_POLI
             break
         if len(g.legal_actions()) > 1:
             OUT = outcomes(g, pol, rollouts, decision_seed(start.seed, start.game, d))
+            if not OUT.any():
+                check_rollout_policy(g, pol, d)
             rows += decision_rows(g, d, a, OUT, lambda x: action_label(names, x))
         g.step(a)
         if progress is not None:

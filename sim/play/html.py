@@ -23,6 +23,7 @@ import re
 from html import escape
 from importlib import resources
 
+from policies.transcript import MovesRanOut
 from sim.contract.interrupt import interruptible
 
 from .. import observation as O
@@ -72,7 +73,11 @@ def record_game(engine: str, level: int, seed: int, game: int, policy, options=N
         from ..reference import Game as Reference
         player = _Recorder(policy)
         played = player.game = Reference(level, seed, game, player, options, deal, cards)
-        played.play()
+        try:
+            played.play()
+        except MovesRanOut as stop:     # a transcript that ends early: the game so far with it
+            stop.trace, stop.decisions = played.trace, player.decisions
+            raise
         return played.trace, player.decisions
     from ..fast.layout import card_table
     from .game import Game
@@ -163,6 +168,8 @@ def frames(head: dict, trace, decisions, ids: bool = False, chances=None):
             f["chance"] = [chances[d].get(a, "") for a in menu]
         out.append(f)
     ev = events[-1]
+    if ev["e"] != "game_end":           # moves that end before the game does: theirs only
+        return [[[text, style] for text, style in line] for line in lines], out
     last = out[-1] if out else {"turn": 0, "max_life": ev["life"], "piles": [], "pirates": [],
                                 "offered": [], "sort": [], "top": [], "budget": 0}
     end = {k: v for k, v in last.items()

@@ -105,7 +105,8 @@ class TerminalPlayer:
 
     name = "you"
 
-    def __init__(self, hint, ids: bool = False, coach=None, coach_every: bool = False):
+    def __init__(self, hint, ids: bool = False, coach=None, coach_every: bool = False,
+                 moves=()):
         from rich.console import Console
         self.console = Console(highlight=False, soft_wrap=True)
         self.hint = hint
@@ -114,6 +115,8 @@ class TerminalPlayer:
         self.game = self.head = None    # set by play_in_terminal: the Game, its trace header
         self.printed = 0
         self.moves: list[str] = []
+        self.queued = [int(a) for a in moves]   # a game left early: its moves come first
+        self.finished = False                  # the game played to its end
 
     def reset(self, seed: int, game: int):
         self.hint.reset(seed, game)
@@ -157,6 +160,12 @@ class TerminalPlayer:
     # --- the actions -------------------------------------------------------------------
     def choose(self, obs, legal, n_legal) -> int:
         legal = [int(a) for a in legal[:n_legal]]
+        if self.queued:                        # checked before the game (friday play --actions)
+            action = self.queued.pop(0)
+            self.moves.append(action_name(action))
+            if self.coach is not None:
+                self.coach.moved(action)
+            return action
         phase = int(obs[O.O_PHASE])
         self.show_log(hold_sort=phase in SORT_PHASES)
         self.show_state(obs)
@@ -215,17 +224,19 @@ class TerminalPlayer:
 
 def play_in_terminal(level: int, seed: int, game: int, hint_spec: str, options: Options,
                      ids: bool = False, coach=None, coach_every: bool = False,
-                     save=None) -> int:
+                     save=None, moves=()) -> int:
     """Play one game with a person at the terminal; returns the exit code (0, or 130 after
     Ctrl-C).  ``coach``: chances for ``?`` (and after every move with ``coach_every``);
-    ``save(moves)``: called with the moves made when the game ends, is left or interrupted."""
+    ``save(moves, finished)``: called with the moves made when the game ends, is left or
+    interrupted; ``moves``: the action ids of a game left early, played first (checked
+    legal: policies.transcript)."""
     from policies import load_policy
-    player = TerminalPlayer(load_policy(hint_spec), ids, coach, coach_every)
+    player = TerminalPlayer(load_policy(hint_spec), ids, coach, coach_every, moves)
     try:
         return _play(player, level, seed, game, options)
     finally:
         if save is not None:
-            save(player.moves)
+            save(player.moves, player.finished)
 
 
 def _play(player, level, seed, game, options) -> int:
@@ -242,6 +253,7 @@ def _play(player, level, seed, game, options) -> int:
             player.line(f"Game left at turn {played.turn} ({stop}), after {len(player.moves)} "
                         f"moves. The same deal again: {again}", gap=True)
             return 0
+        player.finished = True
         player.show_log()
         player.line((f"The same deal (level {level}, seed {seed}, game {game}) played by the "
                      f"built-in policies:", "bold"), gap=True)
