@@ -174,7 +174,7 @@ def test_a_trace_cut_right_after_a_choice_still_reads():
         assert text[-3].lstrip().startswith("Fights ") and text[-1].startswith("The trace ends")
 
 
-def test_a_scripted_replay_that_runs_out_prints_the_game_so_far_then_the_error(tmp_path):
+def test_a_scripted_replay_that_runs_out_prints_the_game_so_far_then_a_note(tmp_path):
     deal = tmp_path / "deal.json"
     deal.write_text(json.dumps({"hazard_stack": list(range(29, 59))}))
     actions = tmp_path / "moves.txt"
