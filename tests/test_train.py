@@ -258,7 +258,8 @@ def test_expert_iteration_continuations_are_played_by_the_rounds_player(tmp_path
     assert rec_c["plan"]["continuation"] == "current" and "continuation" not in rec_v["plan"]
     assert rec_c["plan"]["start"] == rec_v["plan"]["start"] == f"weights sha256:{sha}"
     (played,) = rec_c["rounds"]
-    assert sha in played["behaviour"] and played["continuation"] == played["behaviour"]
+    assert played["behaviour"].startswith("learned (margin 0.02, network sha256:")
+    assert played["continuation"] == played["behaviour"] == rec_v["rounds"][0]["behaviour"]
     assert rec_v["rounds"][0]["continuation"] == "veteran"
     marker = json.loads((tmp_path / "dc" / "plan.json").read_text())
     assert marker["continuation"] == "current" and marker["start"] == f"weights sha256:{sha}"
@@ -276,7 +277,7 @@ def test_expert_iteration_from_the_veteran_labels_round_1_by_round_0s_network(tm
     assert "played by each round's player" in r.stdout
     first, second = json.loads((tmp_path / "w.json").read_text())["record"]["rounds"]
     assert first == {"round": 0, "behaviour": "veteran", "continuation": "veteran"}
-    assert second["behaviour"].startswith("learned (margin 0.02, weights sha256:")
+    assert second["behaviour"].startswith("learned (margin 0.02, network sha256:")
     assert second["continuation"] == second["behaviour"]
 
 

@@ -195,10 +195,13 @@ def plan_record(plan: Plan, command: str, counts: dict, fit_figures: dict,
 
 
 def round_record(plan: Plan, rnd: int, behaviour) -> dict:
-    """Who played round ``rnd`` and who played its continuations, for the record: a
-    network named by its weights' hash (the round before's fit, or the plan's start)."""
+    """Who played round ``rnd`` and who played its continuations, for the record: a network
+    named by the sha256 of its weights (the parameters after the named ones; not its file,
+    whose record names the command)."""
+    from policies.learned import N_NAMED
+    net = np.ascontiguousarray(behaviour.params[N_NAMED:], np.float64).tobytes()
     who = ("veteran" if behaviour.name == "veteran" else
-           f"learned (margin {plan.margin}, weights sha256:{_sha256(behaviour.weights_file)})")
+           f"learned (margin {plan.margin}, network sha256:{hashlib.sha256(net).hexdigest()})")
     cont = who if plan.continuation == "current" else plan.rollout_policy
     return {"round": rnd, "behaviour": who, "continuation": cont}
 
