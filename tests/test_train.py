@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import COUNTED, interrupt_cli, run_cli
+from helpers import COUNTED, interrupt_cli, run_cli, run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--level", "4", "--games", "3", "--rollouts", "3", "--hidden", "4", "--seed", "5"]
@@ -279,6 +279,21 @@ def test_expert_iteration_from_the_veteran_labels_round_1_by_round_0s_network(tm
     assert first == {"round": 0, "behaviour": "veteran", "continuation": "veteran"}
     assert second["behaviour"].startswith("learned (margin 0.02, network sha256:")
     assert second["continuation"] == second["behaviour"]
+
+
+def test_the_label_cost_benchmark_writes_both_costs_and_the_times(tmp_path):
+    """benchmarks/label_cost.py: the same decisions labelled with the veteran's and the
+    learned policy's continuations (a cost each, their ratio), the times per game as ratios
+    to the expert's, written to --out with the command that made it."""
+    r = run_python(ROOT / "benchmarks" / "label_cost.py", "--games", "1", "--rollouts", "2",
+                   "--time-games", "30", "--level", "4", "--out", "cost.md", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "cost.md").read_text()
+    assert "Made by `python benchmarks/label_cost.py --games 1 --rollouts 2" in text
+    label, times = [line for line in text.splitlines() if line.startswith("| 4 |")]
+    cells = label.strip("| ").split(" | ")
+    assert float(cells[1]) > 10 and float(cells[2]) > 0 and float(cells[3]) > 0
+    assert cells[4].endswith("x") and "(1.0x)" in times.split(" | ")[1]
 
 
 def test_a_data_folder_of_another_plan_is_refused(tmp_path):
