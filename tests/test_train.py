@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import COUNTED, interrupt_cli, run_cli
+from helpers import COUNTED, interrupt_cli, run_cli, run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--level", "4", "--games", "3", "--rollouts", "3", "--hidden", "4", "--seed", "5"]
@@ -172,6 +172,8 @@ def test_a_small_run_says_what_it_cannot_measure_and_writes_strict_json(tmp_path
     (["--out", "/proc/w.json"], "/proc"),
     (["--rollouts", "0"], "rollouts"),
     (["--games", "x"], "games"),
+    (["--continuation", "expert"], "continuation"),
+    (["--start", "none.json"], "none.json"),
 ])
 def test_bad_input_is_one_error_line_before_any_game(tmp_path, extra, message):
     args = ["train", "--out", "w.json", "--data", "d", *TINY]
@@ -185,6 +187,113 @@ def test_bad_input_is_one_error_line_before_any_game(tmp_path, extra, message):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
     assert not list(tmp_path.glob("**/*.npz"))
+
+
+@pytest.mark.parametrize("bad", ["chunk", "plan"])
+def test_after_the_fix_the_error_names_the_same_command_works(tmp_path, bad):
+    """A truncated chunk (delete it) or a plan.json that is not JSON (delete the data
+    folder): one error line naming the file and what to do; done, the same command runs."""
+    import shutil
+    (tmp_path / "d").mkdir()
+    args = ["train", "--out", "w.json", "--data", "d", *TINY, "--rounds", "1", "--workers",
+            "1"]
+    if bad == "chunk":
+        victim = tmp_path / "d" / "round0_level4_games0-2.npz"
+        victim.write_bytes(_chunk()[:200])
+    else:
+        victim = tmp_path / "d" / "plan.json"
+        victim.write_text('{"seed": 5,')
+    r = run_cli(*args, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.startswith("error:"), r.stderr
+    assert r.stderr.count("\n") == 1 and victim.name in r.stderr and "delete" in r.stderr
+    if bad == "chunk":
+        victim.unlink()
+    else:
+        shutil.rmtree(tmp_path / "d")
+    again = run_cli(*args, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "wrote w.json" in again.stdout
+
+
+def _records(folder: Path) -> dict:
+    import numpy as np
+    out = {}
+    for f in sorted(folder.glob("*.npz")):
+        with np.load(f) as z:
+            out[f.name] = {k: z[k] for k in z.files}
+    return out
+
+
+def test_expert_iteration_continuations_are_played_by_the_rounds_player(tmp_path):
+    """--continuation current with --start the shipped weights: the same games and decisions
+    as with the veteran's continuations (the same player), other labels (the network plays
+    the continuations), the same records and weights on local workers and on a Dask cluster
+    (the network shipped as its file's bytes); the plan and each round's players recorded
+    in plan.json and the weights file; a folder of the other continuation refused."""
+    import hashlib
+    import numpy as np
+    shipped = ROOT / "policies" / "learned.json"
+    args = [*TINY, "--rounds", "1", "--start", str(shipped)]
+    vet = run_cli("train", "--out", "v.json", "--data", "dv", "--workers", "2", *args,
+                  cwd=tmp_path)
+    assert vet.returncode == 0, vet.stderr
+    cur = run_cli("train", "--out", "c.json", "--data", "dc", "--workers", "2", *args,
+                  "--continuation", "current", cwd=tmp_path)
+    assert cur.returncode == 0, cur.stderr
+    dask = run_cli("train", "--out", "k.json", "--data", "dk", "--cluster", "local:2", *args,
+                   "--continuation", "current", cwd=tmp_path)
+    assert dask.returncode == 0, dask.stderr
+    v, c, k = (_records(tmp_path / d) for d in ("dv", "dc", "dk"))
+    assert v.keys() == c.keys() == k.keys() and v
+    for name in v:
+        for field in ("obs", "legal", "game"):
+            assert np.array_equal(v[name][field], c[name][field])
+        for field in c[name]:
+            assert np.array_equal(c[name][field], k[name][field])
+    assert any(not np.array_equal(v[n]["chance"], c[n]["chance"]) for n in v)
+    assert weights(tmp_path / "c.json") == weights(tmp_path / "k.json")
+    sha = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    rec_v = json.loads((tmp_path / "v.json").read_text())["record"]
+    rec_c = json.loads((tmp_path / "c.json").read_text())["record"]
+    assert rec_c["plan"]["continuation"] == "current" and "continuation" not in rec_v["plan"]
+    assert rec_c["plan"]["start"] == rec_v["plan"]["start"] == f"weights sha256:{sha}"
+    (played,) = rec_c["rounds"]
+    assert played["behaviour"].startswith("learned (margin 0.02, network sha256:")
+    assert played["continuation"] == played["behaviour"] == rec_v["rounds"][0]["behaviour"]
+    assert rec_v["rounds"][0]["continuation"] == "veteran"
+    marker = json.loads((tmp_path / "dc" / "plan.json").read_text())
+    assert marker["continuation"] == "current" and marker["start"] == f"weights sha256:{sha}"
+    other = run_cli("train", "--out", "x.json", "--data", "dv", "--workers", "2", *args,
+                    "--continuation", "current", cwd=tmp_path)
+    assert other.returncode == 2 and "another training plan" in other.stderr
+
+
+def test_expert_iteration_from_the_veteran_labels_round_1_by_round_0s_network(tmp_path):
+    """From the veteran: round 0 is the veteran's (its continuations too, as without expert
+    iteration), round 1 is played and continued by round 0's network (its weights' hash)."""
+    r = run_cli("train", "--out", "w.json", "--data", "d", *TINY, "--rounds", "2",
+                "--workers", "1", "--continuation", "current", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "played by each round's player" in r.stdout
+    first, second = json.loads((tmp_path / "w.json").read_text())["record"]["rounds"]
+    assert first == {"round": 0, "behaviour": "veteran", "continuation": "veteran"}
+    assert second["behaviour"].startswith("learned (margin 0.02, network sha256:")
+    assert second["continuation"] == second["behaviour"]
+
+
+def test_the_label_cost_benchmark_writes_both_costs_and_the_times(tmp_path):
+    """benchmarks/label_cost.py: the same decisions labelled with the veteran's and the
+    learned policy's continuations (a cost each, their ratio), the times per game as ratios
+    to the expert's, written to --out with the command that made it."""
+    r = run_python(ROOT / "benchmarks" / "label_cost.py", "--games", "1", "--rollouts", "2",
+                   "--time-games", "30", "--level", "4", "--out", "cost.md", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "cost.md").read_text()
+    assert "Made by `python benchmarks/label_cost.py --games 1 --rollouts 2" in text
+    label, times = [line for line in text.splitlines() if line.startswith("| 4 |")]
+    cells = label.strip("| ").split(" | ")
+    assert float(cells[1]) > 10 and float(cells[2]) > 0 and float(cells[3]) > 0
+    assert cells[4].endswith("x") and "(1.0x)" in times.split(" | ")[1]
 
 
 def test_a_data_folder_of_another_plan_is_refused(tmp_path):

@@ -11,6 +11,11 @@ from sim.rules import parse_levels
 from .common import ClusterOpt, ForceOpt, LevelOpt, QuietOpt, SeedOpt, cluster_or_none, command
 
 app = typer.Typer()
+ContinuationOpt = Annotated[str, typer.Option(help="who plays the continuations: veteran, or "
+                                              "current (expert iteration: each round's own "
+                                              "player)")]
+StartOpt = Annotated[str, typer.Option(help="round 0's player: veteran, or a weights file "
+                                       "(learned[weights=FILE] plays it)")]
 
 
 @command(app)
@@ -23,34 +28,40 @@ def train(
     games: Annotated[int, typer.Option(min=1, max=1_000_000,
                                        help="games per round and level")] = 200,
     rounds: Annotated[int, typer.Option(min=1, max=20, help="rounds: the first played by "
-                                        "the veteran, each later one by the network so "
+                                        "--start, each later one by the network so "
                                         "far")] = 3,
     rollouts: Annotated[int, typer.Option(min=1, max=100_000, help="fair continuations "
                                           "per decision, every legal action on each")] = 100,
     hidden: Annotated[int, typer.Option(min=1, max=1024, help="hidden units")] = 128,
+    continuation: ContinuationOpt = "veteran", start: StartOpt = "veteran",
     workers: Annotated[Optional[int], typer.Option(min=1, help="worker processes (default: "
                                                    "all cores)")] = None,
     force: ForceOpt = False, quiet: QuietOpt = False, cluster: ClusterOpt = None,
 ):
     """Train the learned policy: gather every legal action's winning chance at the hazard and
     fight decisions of GAMES games per level and round (fair rollouts, as friday review),
-    fit a small network to them, write its weights to --out.  Ctrl-C keeps every finished
-    chunk in --data: the same command continues."""
+    fit a small network to them, write its weights to --out.  With --continuation current
+    the continuations of each round are played by that round's player (expert iteration).
+    Ctrl-C keeps every finished chunk in --data: the same command continues."""
     from sim.lab.files import check_file, command_line
     from sim.lab.train import Plan, check_data_folder, check_paths, check_trainer
     check_trainer()
-    plan = Plan(levels=tuple(parse_levels(level)), seed=seed, games=games, rounds=rounds,
-                rollouts=rollouts, hidden=hidden)
+    plan = Plan(tuple(parse_levels(level)), seed, games, rounds, rollouts, hidden=hidden,
+                continuation=continuation, start=start)
     check_paths(out, data)
     check_file(out, (".json",), force)
     check_data_folder(data, plan)
     made_by = command_line()
     typer.echo(f"friday train: levels {','.join(map(str, plan.levels))}, {games} games per "
                f"level in each of {rounds} rounds (seed {seed}), {rollouts} continuations per "
-               f"decision, records in {data}/")
+               f"decision played by {_who(continuation)}, records in {data}/")
     with cluster_or_none(cluster) as dask:
         result = _run(plan, data, made_by, _backend(dask, workers, plan.chunk), quiet)
     _write(out, *result)
+
+
+def _who(continuation: str) -> str:
+    return "the veteran" if continuation == "veteran" else "each round's player"
 
 
 def _backend(dask, workers, chunk):

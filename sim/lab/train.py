@@ -2,27 +2,28 @@
 evaluations of hazard and fight decisions, fit the network, write its weights.
 
 Gathering (round r, level L): games r*G .. (r+1)*G-1 of the master seed at level L, played by
-the behaviour policy (round 0: the veteran; later rounds: the network of the round before, so
-that the data cover the positions the learned player reaches: DAgger).  At each hazard choice
-(R3) and fight decision (R4) with more than one legal action that the network decides
-(policies.learned.network_decides: not a fight already won), every legal action is scored on
-the same K fair continuations (``sim.fast.review``: hidden orders redrawn, R1.4; the rollout
-policy plays to the end), as ``friday review`` does.  A decision's record is its observation
-(without the static card-table block), its legal actions and each one's share of won
-continuations.  The continuations' streams derive from (seed, game, decision) alone and the
-chunks are kept as files, so the data do not depend on workers, chunks or interruptions.
-Each round is one run of the lab's pipeline (sim.lab.run: ``Gather`` is its chunks' work, the
-chunks kept before are its ``done``), on local worker processes or a Dask cluster, the
-behaviour shipped to them with its weights file's bytes (sim.lab.ship).
+the behaviour policy (round 0: the plan's ``start``, the veteran or a weights file's network;
+later rounds: the network of the round before, so that the data cover the positions the
+learned player reaches: DAgger).  At each hazard choice (R3) and fight decision (R4) with more
+than one legal action that the network decides (policies.learned.network_decides: not a fight
+already won), every legal action is scored on the same K fair continuations
+(``sim.fast.review``: hidden orders redrawn, R1.4; the continuation policy plays to the end),
+as ``friday review`` does.  The plan's ``continuation`` says who plays them: ``veteran`` (the
+rollout policy, every round) or ``current`` (expert iteration: the round's own behaviour, so
+the labels are "this action, then the network so far" and each round's network may improve on
+the one before).  A decision's record is its observation (without the static card-table
+block), its legal actions and each one's share of won continuations.  The continuations'
+streams derive from (seed, game, decision) alone and the chunks are kept as files, so the
+data do not depend on workers, chunks or interruptions.  Each round is one run of the lab's
+pipeline (sim.lab.run: ``Gather`` is its chunks' work, the chunks kept before are its
+``done``), on local worker processes or a Dask cluster, the behaviour and the continuation
+policy shipped to them with their weights file's bytes (sim.lab.ship).
 
-Fitting: each candidate's features (policies.learned), its target the candidate's winning
-chance minus the decision's mean (the network ranks the actions of a decision; the position's
-own chance is not its job); scikit-learn's MLPRegressor (one ReLU hidden layer, Adam, a fixed
-random_state, one BLAS thread: the same weights from the same data) minimises the squared
-error; 10% of the games are held out for the record's accuracy figures.
+Fitting: sim.lab.train_fit.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,10 +34,12 @@ from .. import observation as O
 from ..errors import MissingExtra, UsageError
 from ..rng import TRAIN_SALT
 from .review import decision_seed, load_rollout_policy, outcomes
+from .train_fit import (TARGET_SCALE, accuracy, candidate_rows, fit,  # noqa: F401 - the
+                        weights_text)                 # fitting's names, also here as before
 
 MAX_LEGAL = 24                      # more legal actions than this: not recorded (never seen)
-TARGET_SCALE = 10.0                 # the network is fitted to 10 x chance (better conditioned)
 FIELDS = ("obs", "legal", "chance", "game")
+CONTINUATIONS = ("veteran", "current")      # who plays the continuations (module docstring)
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ class Plan:
     max_iter: int = 200
     margin: float = 0.02            # the learned behaviour's margin in rounds >= 1
     chunk: int = 10                 # games per chunk file
+    continuation: str = "veteran"   # CONTINUATIONS: the rollout policy, or each round's behaviour
+    start: str = "veteran"          # round 0's behaviour: the veteran, or a weights file
 
     def chunks(self, rnd: int) -> list[tuple[int, int, int]]:
         """(level, first game, last game + 1) of each chunk of round ``rnd``."""
@@ -94,16 +99,27 @@ def gather_game(level: int, seed: int, game: int, behaviour, rollout, rollouts: 
             "game": np.array(rows["game"], np.int32)}
 
 
+_ROLLOUT: dict = {}
+
+
 @dataclass(frozen=True)
 class Gather:
     """The work of one chunk (sim.lab.run.Chunk.work): the records of its games, played by
     the chunk's player (the behaviour), each decision scored on ``rollouts`` continuations
-    of ``rollout_policy`` (module docstring)."""
+    of ``rollout_policy`` (module docstring): a built-in's name, or a policy as data
+    (sim.lab.ship.policy_wire: a network travels as its weights file's bytes), rebuilt once
+    per worker process."""
     rollouts: int
-    rollout_policy: str
+    rollout_policy: object
 
     def __call__(self, chunk, threads=None) -> dict:
-        rollout = load_rollout_policy(self.rollout_policy)
+        key = repr(self.rollout_policy)
+        if key not in _ROLLOUT:
+            from .ship import policy_from_wire
+            spec = self.rollout_policy
+            _ROLLOUT[key] = load_rollout_policy(spec if isinstance(spec, str)
+                                                else policy_from_wire(spec))
+        rollout = _ROLLOUT[key]
         games = [gather_game(chunk.level, chunk.seed, g, chunk.setup.policy, rollout,
                              self.rollouts)
                  for g in range(chunk.first_game, chunk.first_game + chunk.count)]
@@ -147,89 +163,47 @@ def load_data(data: Path, chunks) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in FIELDS + ("level",)}
 
 
-def candidate_rows(data: dict):
-    """X (features of every candidate), y (TARGET_SCALE x its chance minus its decision's
-    mean) and the decision of each row, from the records (policies.learned features)."""
-    from policies import learned as Lp
-    from ..cardtable import printed
-    static = O.card_block(printed())                # the training games' card table
-    OBS = np.concatenate([data["obs"].astype(np.int64),
-                          np.tile(static, (len(data["obs"]), 1))], axis=1)
-    legal = data["legal"].astype(np.int64)
-    n = (legal >= 0).sum(axis=1)
-    X, y = np.zeros((int(n.sum()), Lp.N_FEATURES)), np.zeros(int(n.sum()))
-    Lp.candidate_features(OBS, legal, X, y, data["chance"].astype(np.float64))
-    return X, y * TARGET_SCALE, np.repeat(np.arange(len(n)), n)
+def plan_dict(plan: Plan) -> dict:
+    """The plan as recorded (plan.json, the weights file): every field, ``levels`` a list, a
+    weights file of ``start`` as its content's hash (the records depend on the network, not
+    on where its file lies); ``continuation`` and ``start`` left out at their defaults, so a
+    data folder of a plan made before they existed is still this plan's."""
+    out = json.loads(json.dumps(asdict(plan)))
+    for k in ("continuation", "start"):
+        if out[k] == Plan.__dataclass_fields__[k].default:
+            del out[k]
+    if "start" in out:
+        out["start"] = "weights sha256:" + _sha256(plan.start)
+    return out
 
 
-def fit(data: dict, plan: Plan) -> tuple[dict, dict]:
-    """The network fitted to the records (module docstring): its weights (W1, b1, w2, b2, the
-    output in chance units) and accuracy figures on the held-out games."""
-    import warnings
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.neural_network import MLPRegressor
-    from threadpoolctl import threadpool_limits
-    X, y, dec = candidate_rows(data)
-    game_key = data["game"].astype(np.int64) + data["level"]
-    held = game_key[dec] % 10 == 7
-    model = MLPRegressor(hidden_layer_sizes=(plan.hidden,), activation="relu",
-                         alpha=plan.alpha, batch_size=256, learning_rate_init=1e-3,
-                         max_iter=plan.max_iter, early_stopping=True, n_iter_no_change=8,
-                         random_state=plan.seed)
-    with threadpool_limits(1), warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)     # said by the iterations
-        model.fit(X[~held], y[~held])
-        pred = model.predict(X)
-    W1, w2 = model.coefs_
-    b1, b2 = model.intercepts_
-    weights = {"W1": W1.tolist(), "b1": b1.tolist(), "w2": (w2[:, 0] / TARGET_SCALE).tolist(),
-               "b2": float(b2[0]) / TARGET_SCALE}
-    return weights, accuracy(pred, y, dec, held, model.n_iter_)
+def _sha256(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def accuracy(pred, y, dec, held, iterations: int) -> dict:
-    """Held-out figures: the correlation of predicted and measured advantages, how often the
-    network's best action is the measured best, and the chance its choice loses on average;
-    None where the held-out games cannot measure it (none held out: every tenth game is; a
-    correlation of values that do not vary)."""
-    rows = np.flatnonzero(held)
-    starts = np.r_[0, np.cumsum(np.bincount(dec, minlength=dec.max() + 1))]
-    same, lost, n = 0, 0.0, 0
-    for d in np.unique(dec[rows]):
-        a, b = starts[d], starts[d + 1]
-        i, j = int(np.argmax(pred[a:b])), int(np.argmax(y[a:b]))
-        same += i == j
-        lost += (y[a + j] - y[a + i]) / TARGET_SCALE
-        n += 1
-    return {"iterations": int(iterations), "held_out_decisions": n,
-            "held_out_correlation": _correlation(pred[rows], y[rows]),
-            "held_out_best_agrees": round(same / n, 4) if n else None,
-            "held_out_chance_lost_per_decision": round(lost / n, 5) if n else None}
-
-
-def _correlation(a, b) -> float | None:
-    if len(a) < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
-        return None
-    return round(float(np.corrcoef(a, b)[0, 1]), 4)
-
-
-def weights_text(weights: dict, record: dict) -> str:
-    """The weights file: strict JSON, the record first (floats as Python writes them:
-    exact); UsageError when the fit gave a weight that is not a finite number."""
-    try:
-        return json.dumps({"record": record, **weights}, indent=1, allow_nan=False) + "\n"
-    except ValueError:
-        raise UsageError("the fit gave weights that are not finite numbers: gather more games "
-                         "or change the network's size") from None
-
-
-def plan_record(plan: Plan, command: str, counts: dict, fit_figures: dict) -> dict:
+def plan_record(plan: Plan, command: str, counts: dict, fit_figures: dict,
+                rounds: list | None = None) -> dict:
+    """The weights file's record: the command, the whole plan (plan_dict), each round's
+    behaviour and continuation policy (``rounds``), the data counts and the fit."""
     import sklearn
     from policies import learned as Lp
-    return {"command": command, "plan": asdict(plan), "data": counts,
+    extra = {} if rounds is None else {"rounds": rounds}
+    return {"command": command, "plan": plan_dict(plan), **extra, "data": counts,
             "features": list(Lp.FEATURE_NAMES), "fit": fit_figures,
             "model": f"MLPRegressor (scikit-learn {sklearn.__version__}), one ReLU hidden "
                      f"layer of {plan.hidden}, Adam, batch 256, early stopping on 10%"}
+
+
+def round_record(plan: Plan, rnd: int, behaviour) -> dict:
+    """Who played round ``rnd`` and who played its continuations, for the record: a network
+    named by the sha256 of its weights (the parameters after the named ones; not its file,
+    whose record names the command)."""
+    from policies.learned import N_NAMED
+    net = np.ascontiguousarray(behaviour.params[N_NAMED:], np.float64).tobytes()
+    who = ("veteran" if behaviour.name == "veteran" else
+           f"learned (margin {plan.margin}, network sha256:{hashlib.sha256(net).hexdigest()})")
+    cont = who if plan.continuation == "current" else plan.rollout_policy
+    return {"round": rnd, "behaviour": who, "continuation": cont}
 
 
 # --- the whole run: rounds of gathering, each followed by a fit --------------------------------
@@ -249,15 +223,27 @@ def check_paths(out: Path, data: Path):
                          f"the weights outside the data folder")
 
 
+def check_plan(plan: Plan):
+    """The continuation is one of CONTINUATIONS and a ``start`` other than the veteran a
+    weights file that policy learned plays (UsageError), before any work."""
+    from policies import load_policy
+    if plan.continuation not in CONTINUATIONS:
+        raise UsageError(f"the continuation must be one of {', '.join(CONTINUATIONS)}, not "
+                         f"{plan.continuation!r}", "continuation")
+    if plan.start != "veteran":
+        load_policy(f"learned[weights={plan.start}]")
+
+
 def check_data_folder(data: Path, plan: Plan):
-    """The data folder (created) must hold records of this plan or none, every chunk of the
-    plan in it readable (UsageError naming a bad file); more rounds continue a folder (round
-    r's records do not depend on the rounds after it)."""
+    """The plan checked (check_plan); the data folder (created) must hold records of this
+    plan or none, every chunk of the plan in it readable (UsageError naming a bad file); more
+    rounds continue a folder (round r's records do not depend on the rounds after it)."""
     from .files import check_folder, write_text
+    check_plan(plan)
     check_folder(data, (), True, "data")
     data.mkdir(parents=True, exist_ok=True)
     marker = data / "plan.json"
-    mine = json.loads(json.dumps({k: v for k, v in asdict(plan).items() if k != "rounds"}))
+    mine = {k: v for k, v in plan_dict(plan).items() if k != "rounds"}
     if marker.exists():
         try:
             theirs = json.loads(marker.read_text(encoding="utf-8"))
@@ -279,16 +265,26 @@ def chunks_kept(data: Path, plan: Plan, rounds) -> list:
             if chunk_path(data, r, *c).exists()]
 
 
+def continuation_of(plan: Plan, behaviour):
+    """Who plays a round's continuations (Gather.rollout_policy): the rollout policy's name;
+    for ``current``, the round's behaviour (the veteran's name, or a network as data: its
+    weights file's bytes, sim.lab.ship)."""
+    from .ship import policy_wire
+    if plan.continuation == "veteran":
+        return plan.rollout_policy
+    return "veteran" if behaviour.name == "veteran" else policy_wire(behaviour)
+
+
 def gather_round(plan: Plan, rnd: int, data: Path, behaviour, backend, quiet: bool) -> bool:
     """Round ``rnd``'s chunks that are not yet in ``data``, played by ``behaviour`` (a
-    Policy) as one run of the lab's pipeline (sim.lab.run) on ``backend`` and saved as they
-    finish; False when Ctrl-C stopped it (every finished chunk kept)."""
+    Policy), its continuations by ``continuation_of``, as one run of the lab's pipeline
+    (sim.lab.run) on ``backend`` and saved as they finish; False when Ctrl-C stopped it
+    (every finished chunk kept)."""
     from .run import Plan as RunPlan, Run, Setup
     kept = tuple((lv, a, b - a) for _, lv, a, b in chunks_kept(data, plan, [rnd]))
+    work = Gather(plan.rollouts, continuation_of(plan, behaviour))
     run_plan = RunPlan((Setup(behaviour),), plan.levels, plan.games, plan.seed,
-                       first_game=rnd * plan.games, work=Gather(plan.rollouts,
-                                                                plan.rollout_policy),
-                       done=kept, in_order=False)
+                       first_game=rnd * plan.games, work=work, done=kept, in_order=False)
     with Run(run_plan, backend, quiet) as run:
         for part in run:
             end = part.first_game + part.count
@@ -304,14 +300,16 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
     import tempfile
     from policies import load_policy
     check_data_folder(data, plan)
-    text, record = None, None
+    text, record, played = None, None, []
     with tempfile.TemporaryDirectory(prefix="friday-train-") as scratch:
-        behaviour = load_policy("veteran")
+        behaviour = (load_policy("veteran") if plan.start == "veteran" else
+                     load_policy(f"learned[weights={plan.start},margin={plan.margin}]"))
         for rnd in range(plan.rounds):
             if text is not None:        # the network so far plays (its file, shipped)
                 path = Path(scratch) / f"round{rnd}.json"
                 path.write_text(text, encoding="utf-8")
                 behaviour = load_policy(f"learned[weights={path},margin={plan.margin}]")
+            played.append(round_record(plan, rnd, behaviour))
             if not gather_round(plan, rnd, data, behaviour, backend, quiet):
                 return None
             chunks = [(r, *c) for r in range(rnd + 1) for c in plan.chunks(r)]
@@ -320,6 +318,6 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
             counts = {"rounds": rnd + 1, "games": sum(c[3] - c[2] for c in chunks),
                       "decisions": int(len(records["game"])),
                       "candidates": int((records["legal"] >= 0).sum())}
-            record = plan_record(plan, command, counts, figures)
+            record = plan_record(plan, command, counts, figures, played)
             text = weights_text(weights, record)
     return text, record
