@@ -40,7 +40,7 @@ MEASURES = (("clear", "decisions that clearly lost chance"), ("lost", "chance th
 def game_measures(player, level, seed, game, rollouts) -> dict:
     """One game of ``player`` reviewed: its measures (module docstring)."""
     played = V.play_through(level, seed, game, policy=player)
-    d = V.decisions(V.review(played, rollouts))
+    d = V.decisions(V.review(played, rollouts, rollout_policy="veteran"))
     return {"won": bool(played.end.result["won"]), "decisions": len(d),
             "clear": int(d.clear.sum()), "lost": float(d.loss[d.clear].sum()),
             "worst": float(d.loss.max()) if len(d) else 0.0}

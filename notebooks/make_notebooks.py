@@ -208,7 +208,8 @@ REVIEW = [
 `friday review` (here its Python side, `sim.lab.review`) scores every legal action of every
 decision of one game by its chance of winning from there: each action is played on the same
 continuations, copies of the game in which every order the player could not know is redrawn
-(R1.4), played to the end by `veteran`. The chance lost by a decision is the best action's
+(R1.4), played to the end by `learned`, the strongest policy a review can afford. The chance
+lost by a decision is the best action's
 chance minus the taken one's, on the very same continuations (Newcombe's paired interval).
 The game: game 0 of seed 3 at level 4, played by the `expert`."""),
     ("code", """import os

@@ -145,7 +145,7 @@ def test_hint_shows_every_actions_chance_and_coach_the_chance_each_move_lost(tmp
     assert result.exit_code == 0, result.output[-2000:]
     out = result.output
     lines = [ln for ln in out.splitlines() if "chance of winning after each" in ln]
-    assert len(lines) == 4 and "(40 continuations by veteran)" in lines[0]
+    assert len(lines) == 4 and "(40 continuations by learned)" in lines[0]
     first_legal, first = moves[0]
     assert all(f"{i + 1} {action_name(a)} " in lines[0] for i, a in enumerate(first_legal))
     coached = [ln for ln in out.splitlines() if ln.strip().startswith("coach: ")]

@@ -189,3 +189,15 @@ def test_a_reviewed_decision_draws_the_table_and_every_actions_chance():
     assert html.count("(best)") == 1 and html.count("&#9654;") == 1
     with pytest.raises(V.UsageError, match="was not reviewed"):
         V.ReviewedDecision(played, rows, len(played.actions) + 5)
+
+
+def test_the_command_and_the_library_continue_with_the_same_policy():
+    """One default continuation (issue 42: the strongest policy a review can afford), whether
+    asked from the command line, from Python or by the coach."""
+    import inspect
+    from sim.cli import review as cli
+    from sim.lab import coach, review as lib
+    assert lib.ROLLOUT_POLICY == "learned"
+    assert inspect.signature(cli.review).parameters["rollout_policy"].default == lib.ROLLOUT_POLICY
+    assert inspect.signature(lib.review).parameters["rollout_policy"].default == lib.ROLLOUT_POLICY
+    assert inspect.signature(coach.Coach).parameters["policy"].default == lib.ROLLOUT_POLICY

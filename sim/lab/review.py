@@ -8,7 +8,7 @@ of winning from there, the action taken, the best one and the chance lost.
 Each decision with more than one legal action is scored by ``sim.fast.review``: every action
 on the same K continuations, each a copy of the game with every hidden order redrawn (R1.4:
 the review knows no more than the player did), the action played, then the rollout policy
-(``veteran`` by default) to the end.  An action's chance is its share of won continuations
+(``learned`` by default, ``ROLLOUT_POLICY``) to the end.  An action's chance is its share of won continuations
 with a 95% Wilson interval; the chance lost by the action taken is the best action's minus
 its own, on the very same continuations, with Newcombe's paired interval.  The estimates are
 the rollout policy's chances after that action: a stronger player would win more from there;
@@ -30,7 +30,10 @@ from ..rng import engine_stream_start, review_decision_start
 from ..rules import STEP_NAMES
 from .stats import paired_proportion_difference, wilson_interval
 
-ROLLOUT_POLICY = "veteran"
+# The strongest fair policy a review can afford (issue 42): a continuation of learned costs
+# about 20 times the veteran's (benchmarks/label_cost.py) and wins about twice as often at
+# level 4 (results/strength.md), so the chances are nearer a good player's.
+ROLLOUT_POLICY = "learned"
 ROLLOUTS = 1000
 ROLLOUTS_RANGE = (10, 100_000)     # continuations per action (friday review --rollouts)
 
