@@ -110,7 +110,7 @@ def _api_cases():
         "ranking not a comparison": (lambda: ranking(_paired_frame()), "comparison",
                                      "comparison must be the frame of compare"),
         "policy_report levels": (lambda: policy_report(10, 1, "rep", policies=two, levels=[5]),
-                                 None, "unknown level 5"),
+                                 "level", "unknown level 5"),
         "policy_report options": (lambda: policy_report(10, 1, "rep", policies=two,
                                                         options={"old_age": "never"}),
                                   None, "option old_age must be one of"),
