@@ -51,7 +51,7 @@ COMMANDS = {
 }
 PLAY_INPUT = "1\n?\n"                   # the first hazard, then a hint at its fight
 DECISION = r"\(decision \d+ of game \d+; level 1, seed \d+, step green, turn \d+\)"
-RAISED = (r"policy 'mine.py:boom(\[\w+=[\d.]+\])?' \(\S*mine.py, function boom\) raised "
+RAISED = (r"policy 'mine.py:boom(\[\w+=[\d.]+\])?' \(\S*mine.py:8, function boom\) raised "
           r"ValueError: no fights at a fight decision " + DECISION + "$")
 FAST = r"policy 'mine.py:big' chose action id 9999 \(outside the action space\) at a hazard "
 OUTSIDE = {"fast": FAST + r"decision \(game 0, level 1, seed 1\): not a legal action; legal: "
@@ -113,7 +113,7 @@ def test_an_exception_in_any_thread_of_a_batch_stops_it_at_its_game(tmp_path, fa
     fast_engine("expert")
     (tmp_path / "rare.py").write_text(RARE)
     policy = load_policy(f"{tmp_path}/rare.py:rare")
-    where = (r"'\S*rare.py:rare' \(\S*rare.py, function rare\) raised ValueError: rare at a "
+    where = (r"'\S*rare.py:rare' \(\S*rare.py:9, function rare\) raised ValueError: rare at a "
              r"fight decision \(decision \d+ of game 2616; level 1, seed 1, step ")
     for play in (lambda: run_batch(1, 1, 0, 5000, policy, threads=2),
                  lambda: run_summary(1, 1, 5000, policy, threads=2)):

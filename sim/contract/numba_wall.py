@@ -66,13 +66,14 @@ def lean_jit(fn=None, *, sig=None, inline=False, cache=True, nogil=False, bounds
     return jit if fn is None else jit(fn)
 
 
-def checked_jit(fn, is_user, _done=None):
+def checked_jit(fn, is_user, _done=None, inline=False):
     """``fn`` (a plain or jitted function of a user's) jitted with bounds checking, its
     options kept but ``cache`` (a user's function is never cached on disk); each global it
     names that is a user's jitted function (``is_user(py)``) replaced, in a copy of its
     globals, by such a checked copy too (recursively).  Idempotent: a checked function is
-    returned as it is."""
-    if getattr(fn, "friday_checked", False):
+    returned as it is.  ``inline``: inlined into its caller (compiled with the caller's flags,
+    its reference counting too: a decide that allocates)."""
+    if getattr(fn, "friday_checked", False) and not inline:
         return fn
     from numba.core.dispatcher import Dispatcher
     py = getattr(fn, "py_func", fn)
@@ -81,13 +82,17 @@ def checked_jit(fn, is_user, _done=None):
         return done[id(py)]
     options = dict(getattr(fn, "targetoptions", {}), boundscheck=True)
     options.pop("cache", None), options.pop("nopython", None)
+    if inline:
+        options["inline"] = "always"
     names = dict(py.__globals__)
     copy = pytypes.FunctionType(py.__code__, names, py.__name__, py.__defaults__,
                                 py.__closure__)
     copy.__kwdefaults__, copy.__qualname__ = py.__kwdefaults__, py.__qualname__
     copy.__doc__, copy.__module__ = py.__doc__, py.__module__
     copy.__dict__.update(py.__dict__)
-    checked = done[id(py)] = njit(**options)(copy)
+    checked = njit(**options)(copy)
+    if not inline:
+        done[id(py)] = checked
     for name in py.__code__.co_names:
         value = names.get(name)
         if isinstance(value, Dispatcher) and is_user(value.py_func):

@@ -87,7 +87,8 @@ def checked(decide):
     if (getattr(decide, "friday_guarded", False) or not callable(py)
             or not hasattr(py, "__code__") or not is_user(py)):
         return decide
-    user = bounds_checked(decide)
+    from .numba_wall import checked_jit
+    user = checked_jit(decide, is_user, inline=True)    # compiled with the guard's flags
 
     def guarded(obs, legal, n_legal, params, rng):
         before = fingerprint(obs, legal, params)
