@@ -66,6 +66,12 @@ def lean_jit(fn=None, *, sig=None, inline=False, cache=True, nogil=False, bounds
     return jit if fn is None else jit(fn)
 
 
+def jitted_py(value):
+    """The plain Python function of a Numba-jitted function (a dispatcher), else None."""
+    from numba.core.dispatcher import Dispatcher
+    return value.py_func if isinstance(value, Dispatcher) else None
+
+
 def checked_jit(fn, is_user, _done=None, inline=False):
     """``fn`` (a plain or jitted function of a user's) jitted with bounds checking, its
     options kept but ``cache`` (a user's function is never cached on disk); each global it
@@ -75,7 +81,6 @@ def checked_jit(fn, is_user, _done=None, inline=False):
     its reference counting too: a decide that allocates)."""
     if getattr(fn, "friday_checked", False) and not inline:
         return fn
-    from numba.core.dispatcher import Dispatcher
     py = getattr(fn, "py_func", fn)
     done = {} if _done is None else _done
     if id(py) in done:
@@ -95,7 +100,7 @@ def checked_jit(fn, is_user, _done=None, inline=False):
         done[id(py)] = checked
     for name in py.__code__.co_names:
         value = names.get(name)
-        if isinstance(value, Dispatcher) and is_user(value.py_func):
+        if jitted_py(value) is not None and is_user(value.py_func):
             names[name] = checked_jit(value, is_user, done)
     if checked is not copy:
         checked.friday_checked = True

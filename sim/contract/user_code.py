@@ -155,7 +155,7 @@ def twin(py, _done=None):
     """The plain Python function that decides as ``py`` does, the user's jitted helpers it
     calls by a global name as plain Python too (a copy of its globals): a mistake in them has
     a line (policies.strategy.with_rules gives its decide a ``py_twin``: the rules so)."""
-    from numba.core.dispatcher import Dispatcher
+    from .numba_wall import jitted_py
     if hasattr(py, "py_twin"):
         return py.py_twin
     done = {} if _done is None else _done
@@ -166,7 +166,7 @@ def twin(py, _done=None):
                                              py.__closure__)
     for name in py.__code__.co_names:
         value = names.get(name)
-        if isinstance(value, Dispatcher) and is_user(value.py_func):
+        if jitted_py(value) is not None and is_user(value.py_func):
             names[name] = twin(value.py_func, done)
     return copy
 
