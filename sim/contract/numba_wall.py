@@ -168,7 +168,9 @@ else:
 # --- cache naming -----------------------------------------------------------------------------
 def cache_name(py, prefix: str) -> str:
     """``prefix__<qualname>__<hash>``: the hash is of ``py``'s resolved source file and
-    qualified name, so two functions of one name in two files never share a name."""
+    qualified name, so two functions of one name in two files never share a name (a user's
+    decide guarded by sim.contract.user_code: its own function's, ``user_py``)."""
+    py = getattr(py, "user_py", py)
     try:
         where = str(Path(inspect.getsourcefile(py) or "").resolve())
     except TypeError:           # no source file (a builtin, a lambda from exec)
