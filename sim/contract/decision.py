@@ -175,6 +175,8 @@ def decide_once(policy, fn, obs, legal, n_legal, params, rng, decision=None, gam
         except Exception as exc:    # a user's code: name it, no traceback
             if isinstance(exc, SystemError) and exc.__cause__ is not None:
                 exc = exc.__cause__
+            if before is not None:      # a write first (user_code.checked raises after it)
+                _check_inputs(policy, py, before, obs, legal, n_legal, params, decision, game)
             place, again = None, None
             if before is not None:      # the same exception in plain Python: its line, its words
                 place, again = user_code.asked_again(

@@ -7,7 +7,7 @@ traced to the user's own file, function and line.
   jitted helpers it calls too (numba_wall.checked_jit): reading ``legal[1000]`` is an
   IndexError named at its line, not a crash (the project's own policies keep their speed);
 * ``checked``: a user's decide so compiled, and guarded: one that writes into its inputs
-  answers ``WROTE``, no action, and the engine stops that game;
+  raises ``WroteIntoInputs``, and the engine stops that game;
 * ``Place``: file, line and function of a mistake: ``traced`` (an exception, asked again of
   the plain Python function, ``twin``), ``compiled_at`` (Numba's report of a function that
   does not compile), ``writes_at`` (a statement writing into ``obs``, ``legal`` or ``params``);
@@ -74,14 +74,16 @@ def bounds_checked(fn):
     return checked_jit(fn, is_user)
 
 
-WROTE = -2      # no action id: what a guarded decide answers after writing into its inputs
+class WroteIntoInputs(Exception):
+    """What a guarded decide raises after writing into its inputs (its return type kept)."""
 
 
 def checked(decide):
     """A user's ``decide`` (plain or jitted) compiled with bounds checking and guarded: a
-    decision that changes ``obs``, ``legal`` or ``params`` answers WROTE, no action, so that
-    the engine stops the game and the contract, asking again from Python, names the write
-    (decision.decide_once).  The project's own policies are returned as they are."""
+    decision that changes ``obs``, ``legal`` or ``params`` raises WroteIntoInputs, so that
+    the engine stops the game as after any exception and the contract, asking again from
+    Python, names the write (decision.decide_once).  The project's own policies are returned
+    as they are."""
     from numba import njit
     py = getattr(decide, "py_func", decide)
     if (getattr(decide, "friday_guarded", False) or not callable(py)
@@ -94,7 +96,7 @@ def checked(decide):
         before = fingerprint(obs, legal, params)
         action = user(obs, legal, n_legal, params, rng)
         if fingerprint(obs, legal, params) != before:
-            return WROTE
+            raise WroteIntoInputs("wrote into obs, legal or params")
         return action
     guarded.user_py, guarded.py_twin = user.py_func, twin(user.py_func)
     guarded.__name__ = guarded.__qualname__ = py.__name__
