@@ -7,6 +7,13 @@ on-disk cache is used only for the project's own sources: a user's function is c
 each process (sim.fast.ask.policy_function), so an edit, a second file with the same function
 name, or a load from Python and then from the CLI can never meet a stale or foreign cache entry.
 This is the one place that imports a module by a name not written in the code.
+
+Whatever stops the import (a syntax error, text that is not UTF-8, a missing module, an
+exception, ``sys.exit`` at import: every BaseException but Ctrl-C's KeyboardInterrupt) is one
+UsageError naming the file, and the line where it can; so is a folder, an empty spec or a name
+that is no function.  The function is then checked (policy.check_decide) and, being a user's,
+compiled with bounds checking and guarded against writes into its inputs (policy.Policy,
+sim.contract.user_code).
 """
 from __future__ import annotations
 

@@ -191,7 +191,7 @@ def with_rules(base, **overrides):
     decide.rules_given = {name: rule.py_func for name, rule in given.items()
                           if is_user(rule.py_func)}
     caller = sys._getframe(1).f_globals
-    yours = ", ".join(f"{n} {r.__name__}" for n, r in decide.rules_given.items())
+    yours = ", ".join(f"{n}={r.__name__}" for n, r in decide.rules_given.items())
     decide.written_in = (caller.get("__file__", "?"),
                          f"{base.NAME}'s rules with {yours or 'none of yours'}")
     decide.__name__ = decide.__qualname__ = \
