@@ -291,3 +291,13 @@ def test_a_file_with_a_utf8_bom_loads(tmp_path):
     (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbf" + UTF8.encode())
     from sim.lab import simulate
     assert len(simulate(f"{tmp_path}/bom.py:decide", level=1, games=5)) == 5
+
+
+def test_ctrl_c_while_a_file_is_imported_is_still_ctrl_c(tmp_path):
+    """Only a KeyboardInterrupt (Ctrl-C: exit code 130 on the command line) goes through the
+    loader; every other BaseException of an import, SystemExit included, is its UsageError."""
+    (tmp_path / "ctrl_c.py").write_text("raise KeyboardInterrupt\n")
+    with pytest.raises(KeyboardInterrupt):
+        load_policy(f"{tmp_path}/ctrl_c.py:decide")
+    assert not [m for m in sys.modules.values() if getattr(m, "__file__", "") ==
+                str(tmp_path / "ctrl_c.py")]
