@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.contract import DECIDE, PolicyError, callable_decide, decide_once
-from sim.contract.user_code import checked, writes_at
+from sim.contract.user_code import checked, recursion_at, writes_at
 from sim.rng import policy_stream_start
 from sim.errors import UsageError
 
@@ -151,7 +151,8 @@ def variant(policy: Policy, overrides: dict) -> Policy:
 def check_decide(where: str, py):
     """A UsageError unless ``py`` takes the five arguments of a policy's decide; a
     PolicyError if it (or a rule given to policies.strategy.with_rules, ``rules_given``)
-    writes into ``obs``, ``legal`` or ``params`` (sim.contract.user_code.writes_at)."""
+    writes into ``obs``, ``legal`` or ``params`` (sim.contract.user_code.writes_at) or calls
+    itself (``recursion_at``)."""
     try:
         signature = inspect.signature(py)
     except (TypeError, ValueError):      # no signature to read: Numba will say
@@ -169,6 +170,10 @@ def check_decide(where: str, py):
             raise PolicyError(f"policy {where} ({place}) writes into {name}: your rule must not "
                               f"change its inputs (obs, legal, params), only rng; copy one to "
                               f"change it ({name}.copy())")
+        place = recursion_at(fn)
+        if place:
+            raise PolicyError(f"policy {where} ({place}) recurses: compiled code that recurses "
+                              f"too deep ends the process without a word; write a loop")
 
 
 def check_params(where: str, params, py=None) -> dict:

@@ -227,6 +227,14 @@ BAD_FILES = {   # name: (bytes or None for a folder, function, what the line say
                     "writes into legal"),
     "adds-to-params": ((DECIDE + "    params[0] += 1\n    return legal[0]\n").encode(), "decide",
                        "writes into params"),
+    "recursion": ((DECIDE + "    if n_legal < 0:\n        return legal[0]\n"
+                   "    return decide(obs, legal, n_legal + 1, params, rng)\n").encode(),
+                  "decide", "bad.py:7, function decide) recurses"),
+    "mutual-recursion": ((DECIDE.replace("@njit\ndef decide", "@njit\ndef ping(n):\n"
+                          "    return n if n < 0 else pong(n + 1)\n\n@njit\ndef pong(n):\n"
+                          "    return ping(n + 1)\n\n@njit\ndef decide")
+                          + "    return legal[0] + ping(0) * 0\n").encode(), "decide",
+                         "function pong) recurses"),
     "rule-misspelt": ((STRATEGY + "decide = strategy.with_rules(veteran, figth=veteran.fight)\n")
                       .encode(), "decide", "no decision 'figth'"),
     "rule-three-args": ((STRATEGY + "@njit\ndef f(obs, legal, n_legal):\n    return legal[0]\n"

@@ -16,6 +16,7 @@ traced to the user's own file, function and line.
 from __future__ import annotations
 
 import ast
+import dis
 import inspect
 import re
 import sysconfig
@@ -201,6 +202,8 @@ def named_at(py, text: str) -> Place | None:
     except (OSError, TypeError):
         return None
     for k, line in enumerate(lines):
+        if line.lstrip().startswith(("def ", "@")):
+            continue
         if re.search(rf"\b{found.group(1)}\b", line.split("#")[0]):
             return Place(py.__code__.co_filename, first + k, py.__name__)
     return None
@@ -269,6 +272,38 @@ def writes_at(py) -> tuple[str, Place] | None:
         if isinstance(target, ast.Name) and target.id in names:
             return names[target.id], Place(file, first + node.lineno - 1, py.__name__)
     return None
+
+
+def recursion_at(py) -> Place | None:
+    """The call that closes a cycle of a user's functions calling one another by global name
+    (``decide`` calling ``decide``): compiled, a recursion that goes too deep overflows the
+    stack and ends the process without a word, which no check can catch."""
+    from .numba_wall import jitted_py
+
+    def callees(fn):            # the globals it loads (not attributes of the same name)
+        names = {i.argval for i in dis.get_instructions(fn) if i.opname == "LOAD_GLOBAL"}
+        for name in sorted(names):
+            value = fn.__globals__.get(name)
+            target = jitted_py(value) or (value if isinstance(value, types.FunctionType)
+                                          else None)
+            if target is not None and hasattr(target, "__code__") and is_user(target):
+                yield name, target
+
+    path, seen = [], set()
+
+    def visit(fn):
+        path.append(fn)
+        for name, target in callees(fn):
+            if any(target is p for p in path):
+                return named_at(fn, f"'{name}'")
+            if id(target) not in seen:
+                seen.add(id(target))
+                found = visit(target)
+                if found:
+                    return found
+        path.pop()
+        return None
+    return visit(py) if hasattr(py, "__code__") else None
 
 
 def inputs(obs, legal, params) -> tuple:
