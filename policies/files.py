@@ -7,6 +7,13 @@ on-disk cache is used only for the project's own sources: a user's function is c
 each process (sim.fast.ask.policy_function), so an edit, a second file with the same function
 name, or a load from Python and then from the CLI can never meet a stale or foreign cache entry.
 This is the one place that imports a module by a name not written in the code.
+
+Whatever stops the import (a syntax error, text that is not UTF-8, a missing module, an
+exception, ``sys.exit`` at import: every BaseException but Ctrl-C's KeyboardInterrupt) is one
+UsageError naming the file, and the line where it can; so is a folder, an empty spec or a name
+that is no function.  The function is then checked (policy.check_decide) and, being a user's,
+compiled with bounds checking and guarded against writes into its inputs (policy.Policy,
+sim.contract.user_code).
 """
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from sim.contract import DECIDE
 from sim.errors import UsageError
 
 from .policy import Policy, check_decide, check_params, origin
@@ -40,12 +48,24 @@ def _hide_other_modules(folder: Path) -> dict:
     return hidden
 
 
-def load_file_policy(spec: str) -> Policy:
-    path, _, func = spec.rpartition(":")
-    file = Path(path).expanduser()
-    if not file.is_file():
-        raise UsageError(f"policy file {path!r} not found")
-    file = file.resolve()
+def _failed(path: str, exc: BaseException) -> UsageError:
+    """The one-line error of a file that does not import: its own line where known."""
+    from sim.contract.user_code import traced
+    if isinstance(exc, SystemExit):
+        what = f"it called sys.exit({exc.code!r}) while being imported"
+    elif isinstance(exc, SyntaxError):
+        what = f"{type(exc).__name__} at line {exc.lineno}: {exc.msg}"
+    else:
+        text = " ".join(str(exc).split())[:300]
+        place = traced(exc.__traceback__)
+        what = (f"{type(exc).__name__}{': ' + text if text else ''}"
+                + (f" (at {place})" if place else ""))
+    return UsageError(f"policy file {path!r} failed to load: {what}")
+
+
+def _import(path: str, file: Path):
+    """The module of the policy file ``file`` (module docstring); any failure while it runs,
+    sys.exit included (not Ctrl-C), is one UsageError naming it."""
     name = _module_name(file)
     module_spec = importlib.util.spec_from_file_location(name, file)
     module = importlib.util.module_from_spec(module_spec)
@@ -54,16 +74,35 @@ def load_file_policy(spec: str) -> Policy:
     hidden = _hide_other_modules(file.parent)
     try:
         module_spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file: report, don't crash
+    except KeyboardInterrupt:
         del sys.modules[name]
-        raise UsageError(f"policy file {path!r} failed to load: "
-                         f"{type(exc).__name__}: {exc}") from None
+        raise
+    except BaseException as exc:  # a user's file: report, don't crash (SystemExit too)
+        del sys.modules[name]
+        raise _failed(path, exc) from None
     finally:
         sys.path.remove(str(file.parent))
         sys.modules.update(hidden)
+    return module
+
+
+def load_file_policy(spec: str) -> Policy:
+    path, _, func = spec.rpartition(":")
+    file = Path(path).expanduser()
+    if file.is_dir():
+        raise UsageError(f"policy file {path!r} is a folder, not a Python file")
+    if not file.is_file():
+        raise UsageError(f"policy file {path!r} not found")
+    if not func.isidentifier():
+        raise UsageError(f"policy {spec!r} names no function: write {path}:FUNCTION")
+    file = file.resolve()
+    module = _import(path, file)
     decide = getattr(module, func, None)
-    if not callable(decide):
+    if decide is None:
         raise UsageError(f"policy file {path!r} has no function {func!r}")
+    if not callable(decide) or not hasattr(getattr(decide, "py_func", decide), "__code__"):
+        raise UsageError(f"policy file {path!r}: {func!r} is a {type(decide).__name__}, not a "
+                         f"function {DECIDE}")
     check_decide(repr(spec), getattr(decide, "py_func", decide))
     if not hasattr(decide, "py_func"):
         from numba import njit

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.contract import DECIDE, callable_decide, decide_once
+from sim.contract import DECIDE, PolicyError, callable_decide, decide_once
+from sim.contract.user_code import checked, recursion_at, writes_at
 from sim.rng import policy_stream_start
 from sim.errors import UsageError
 
@@ -55,7 +56,7 @@ class Policy:
 
     def __init__(self, name: str, decide, params: dict | None = None, description: str = ""):
         self.name = name
-        self.decide = decide
+        self.decide = checked(decide)       # a user's code: bounds-checked (sim.contract)
         self.param_names = tuple((params or {}).keys())
         self.params = np.array([float(v) for v in (params or {}).values()] or [0.0],
                                dtype=np.float64)
@@ -148,7 +149,10 @@ def variant(policy: Policy, overrides: dict) -> Policy:
 
 
 def check_decide(where: str, py):
-    """A UsageError unless ``py`` takes the five arguments of a policy's decide."""
+    """A UsageError unless ``py`` takes the five arguments of a policy's decide; a
+    PolicyError if it (or a rule given to policies.strategy.with_rules, ``rules_given``)
+    writes into ``obs``, ``legal`` or ``params`` (sim.contract.user_code.writes_at) or calls
+    itself (``recursion_at``)."""
     try:
         signature = inspect.signature(py)
     except (TypeError, ValueError):      # no signature to read: Numba will say
@@ -159,6 +163,17 @@ def check_decide(where: str, py):
         names = ", ".join(signature.parameters)
         raise UsageError(f"policy {where} takes {len(signature.parameters)} arguments ({names}), "
                          f"not the 5 of {DECIDE}") from None
+    for fn in [py, *getattr(py, "rules_given", {}).values()]:
+        found = writes_at(fn)
+        if found:
+            name, place = found
+            raise PolicyError(f"policy {where} ({place}) writes into {name}: your rule must not "
+                              f"change its inputs (obs, legal, params), only rng; copy one to "
+                              f"change it ({name}.copy())")
+        place = recursion_at(fn)
+        if place:
+            raise PolicyError(f"policy {where} ({place}) recurses: compiled code that recurses "
+                              f"too deep ends the process without a word; write a loop")
 
 
 def check_params(where: str, params, py=None) -> dict:

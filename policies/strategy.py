@@ -41,6 +41,7 @@ from collections import namedtuple
 from numba import njit
 
 from sim.contract.numba_wall import lean_jit
+from sim.contract.user_code import bounds_checked, is_user, twin
 
 from policies.arith import ability_of, has, value_of  # noqa: F401  (for rules)
 from policies.base import (effective_value, fight_total, pick_target,  # noqa: F401 (for rules)
@@ -166,11 +167,19 @@ def with_rules(base, **overrides):
                         f"the rules are {', '.join(RULE_NAMES)}")
     for name, rule in overrides.items():
         _check_rule(name, rule)
-    rules = base.RULES._replace(**{name: rule if hasattr(rule, "py_func") else njit(rule)
-                                   for name, rule in overrides.items()})
+    # a user's rule is bounds-checked (sim.contract.user_code), a built-in one kept
+    given = {name: bounds_checked(rule if hasattr(rule, "py_func") else njit(rule))
+             for name, rule in overrides.items()}
+    rules = base.RULES._replace(**given)
+    twins = base.RULES._replace(**{name: twin(rule.py_func) for name, rule in given.items()
+                                   if is_user(rule.py_func)})
 
     def decide(obs, legal, n_legal, params, rng):
         return by_rules(obs, legal, n_legal, params, rules)
+
+    def py_twin(obs, legal, n_legal, params, rng):
+        """decide in plain Python, the user's rules too: where a mistake is (sim.contract)."""
+        return by_rules.py_func(obs, legal, n_legal, params, twins)
 
     docs = {name: (getattr(getattr(rule, "py_func", rule), "__doc__", None) or "").strip()
             for name, rule in overrides.items()}
@@ -178,9 +187,16 @@ def with_rules(base, **overrides):
                                or [f"{base.NAME}'s rules"])
     decide.base_params = dict(base.PARAMS)
     decide.base_name = base.NAME
+    decide.py_twin = py_twin
+    decide.rules_given = {name: rule.py_func for name, rule in given.items()
+                          if is_user(rule.py_func)}
+    caller = sys._getframe(1).f_globals
+    yours = ", ".join(f"{n}={r.__name__}" for n, r in decide.rules_given.items())
+    decide.written_in = (caller.get("__file__", "?"),
+                         f"{base.NAME}'s rules with {yours or 'none of yours'}")
     decide.__name__ = decide.__qualname__ = \
         f"{base.NAME.replace('-', '_')}_with_{'_'.join(overrides) or 'its_rules'}"
-    decide.__module__ = sys._getframe(1).f_globals.get("__name__", decide.__module__)
+    decide.__module__ = caller.get("__name__", decide.__module__)
     return lean_jit(decide, cache=False)
 
 

@@ -73,3 +73,66 @@ def test_the_old_names_work_with_a_warning_naming_the_new_place():
         assert search_api.decide_at is decide_at
     with pytest.warns(DeprecationWarning, match="policies.search_log.decision_log"):
         assert search_api.decision_log is decision_log
+
+
+# --- a user's code (sim.contract.user_code) ----------------------------------------------------
+def _far(a):
+    return a[10 ** 9]
+
+
+def _reads_far(obs, legal, n_legal, params, rng):
+    return _far_jit(legal)
+
+
+def _copies(obs, legal, n_legal, params, rng):
+    obs = obs.copy()            # its own array now: no write into the input
+    obs[0] = 1
+    return legal[0]
+
+
+def _hides_a_write(obs, legal, n_legal, params, rng):
+    mine = legal
+    mine[0] = 999
+    return legal[0]
+
+
+_far_jit = None
+
+
+def test_a_users_decide_is_bounds_checked_and_guarded_a_built_in_one_is_left_alone():
+    """Issue 41: a user's function (this test file is no project source) is compiled with
+    bounds checking, its jitted helpers too, and guarded against writes into its inputs; the
+    built-in policies keep their decide (their speed and compiled form)."""
+    global _far_jit
+    from numba import njit
+    from policies import expert, load_policy
+    _far_jit = njit(_far)
+    assert load_policy("expert").decide is expert.decide
+    user = load_policy(_reads_far)
+    assert user.decide.friday_guarded and user.decide is load_policy(user).decide
+    helper = user.decide.py_func.user_py.__globals__["_far_jit"]
+    assert helper is not _far_jit and helper.targetoptions["boundscheck"] is True
+    with pytest.raises(PolicyError, match=r"'_reads_far' \(\S*test_contract.py:\d+, function "
+                                        r"_far\) raised IndexError: index 1000000000 is out of "
+                                        r"bounds"):
+        decide_once(user, callable_decide(user), *_args())
+
+
+def test_a_write_into_legal_through_another_name_is_named_at_its_line():
+    from policies import load_policy
+    user = load_policy(_hides_a_write)
+    obs, legal, n, params, rng = _args()
+    with pytest.raises(PolicyError, match=r"\S*test_contract.py:\d+, function _hides_a_write\) "
+                                        r"wrote into legal at a none decision .*legal\[0\] was 3, "
+                                        r"now 999; your rule must not change its inputs"):
+        decide_once(user, callable_decide(user), obs, legal, n, params, rng)
+    assert legal[0] == 999          # the engine's array: the error says so, the game stops
+    assert decide_once(load_policy(_copies), callable_decide(load_policy(_copies)),
+                       *_args()) == 3      # a copy of its own is no write
+
+
+def test_a_compile_report_is_one_line_without_colours():
+    from sim.contract.user_code import reason
+    report = ("Failed in nopython mode pipeline (step: nopython frontend)\n\x1b[1m\x1b[1mUnknown "
+              "attribute 'nosuch' of type P(int64 x 2)\n\x1b[1m\nFile \"x.py\", line 24:\x1b[0m\n")
+    assert reason(report) == "Unknown attribute 'nosuch' of type P(int64 x 2)"

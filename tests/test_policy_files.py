@@ -179,3 +179,133 @@ def test_a_function_that_cannot_be_a_policy_is_refused_from_python_too():
         run_batch(1, 1, 0, 5, pol)
     with pytest.raises(FridayError, match=r"'half' \(.*\) returns float64, not an action id"):
         Game(1, 1, 0, pol).play()
+
+
+# --- a catalogue of bad policy files: each one `error:` line naming the file, exit code 2,
+# nothing written (simulate --out), on the command as a user runs it (conftest's friday_here;
+# tests/test_policy_mistakes.py runs the cases users reported in fresh processes)
+DECIDE = "from numba import njit\n\n@njit\ndef decide(obs, legal, n_legal, params, rng):\n"
+UTF8 = "NAME = 'café'\n" + DECIDE + "    return legal[0]\n"
+STRATEGY = "from policies import strategy, veteran\nfrom numba import njit\n"
+BAD_FILES = {   # name: (bytes or None for a folder, function, what the line says)
+    "syntax": (b"def decide(obs, legal, n_legal, params, rng)\n    return 0\n", "decide",
+               "failed to load: SyntaxError at line 1"),
+    "utf16": (UTF8.encode("utf-16"), "decide", "failed to load"),
+    "latin1": (UTF8.encode("latin-1"), "decide", "failed to load: SyntaxError"),
+    "bom-latin1": (b"\xef\xbb\xbf# -*- coding: latin-1 -*-\n" + UTF8.encode(), "decide",
+                   "failed to load: SyntaxError"),
+    "tabs": (b"def decide(obs, legal, n_legal, params, rng):\n\tif 1:\n        return 0\n",
+             "decide", "failed to load: TabError"),
+    "empty": (b"", "decide", "has no function 'decide'"),
+    "missing": (UTF8.encode(), "choose", "has no function 'choose'"),
+    "no-function": (UTF8.encode(), "", "names no function"),
+    "folder": (None, "decide", "is a folder"),
+    "number": (b"decide = 3\n", "decide", "'decide' is a int, not a function"),
+    "class": (b"class decide:\n    pass\n", "decide", "'decide' is a type, not a function"),
+    "four-args": (b"def decide(obs, legal, n_legal, params):\n    return legal[0]\n", "decide",
+                  "takes 4 arguments (obs, legal, n_legal, params), not the 5"),
+    "six-args": (b"def decide(obs, legal, n_legal, params, rng, x):\n    return 0\n", "decide",
+                 "takes 6 arguments"),
+    "raises-at-import": (b"raise RuntimeError('not today')\n", "decide",
+                         "failed to load: RuntimeError: not today (at "),
+    "recursion-at-import": (b"def f():\n    return f()\nf()\n", "decide",
+                            "failed to load: RecursionError"),
+    "missing-module": (b"import no_such_module_anywhere\n", "decide",
+                       "failed to load: ModuleNotFoundError"),
+    "exit-0": (b"import sys\nsys.exit(0)\n", "decide", "called sys.exit(0) while being imported"),
+    "exit-text": (b"import sys\nsys.exit('x')\n", "decide", "called sys.exit('x')"),
+    "base-exception": (b"class Out(BaseException):\n    pass\nraise Out('gone')\n", "decide",
+                       "failed to load: Out: gone"),
+    "params-list": (b"PARAMS = [1.0]\n" + UTF8.encode(), "decide", "PARAMS must be a dict"),
+    "params-text": (b"PARAMS = {'reserve': 'abc'}\n" + UTF8.encode(), "decide",
+                    "PARAMS['reserve'] must be a finite number"),
+    "params-nan": (b"PARAMS = {'reserve': float('nan')}\n" + UTF8.encode(), "decide",
+                   "must be a finite number"),
+    "writes-obs": ((DECIDE + "    obs[0] = 0\n    return legal[0]\n").encode(), "decide",
+                   "bad.py:5, function decide) writes into obs"),
+    "sorts-legal": ((DECIDE + "    legal.sort()\n    return legal[0]\n").encode(), "decide",
+                    "writes into legal"),
+    "adds-to-params": ((DECIDE + "    params[0] += 1\n    return legal[0]\n").encode(), "decide",
+                       "writes into params"),
+    "recursion": ((DECIDE + "    if n_legal < 0:\n        return legal[0]\n"
+                   "    return decide(obs, legal, n_legal + 1, params, rng)\n").encode(),
+                  "decide", "bad.py:7, function decide) recurses"),
+    "mutual-recursion": ((DECIDE.replace("@njit\ndef decide", "@njit\ndef ping(n):\n"
+                          "    return n if n < 0 else pong(n + 1)\n\n@njit\ndef pong(n):\n"
+                          "    return ping(n + 1)\n\n@njit\ndef decide")
+                          + "    return legal[0] + ping(0) * 0\n").encode(), "decide",
+                         "function pong) recurses"),
+    "rule-misspelt": ((STRATEGY + "decide = strategy.with_rules(veteran, figth=veteran.fight)\n")
+                      .encode(), "decide", "no decision 'figth'"),
+    "rule-three-args": ((STRATEGY + "@njit\ndef f(obs, legal, n_legal):\n    return legal[0]\n"
+                         "decide = strategy.with_rules(veteran, fight=f)\n").encode(), "decide",
+                        "must take the 4 arguments"),
+    # compiled before any game
+    "float": ((DECIDE + "    return 0.5\n").encode(), "decide", "returns float64, not an action"),
+    "none": ((DECIDE + "    if n_legal > 1:\n        return legal[0]\n").encode(), "decide",
+             "not an action id (int)"),
+    "undefined": ((DECIDE + "    return undefined_name + 1\n").encode(), "decide",
+                  "bad.py:5, function decide) does not compile as decide(obs, legal, n_legal, "
+                  "params, rng) -> int64: name 'undefined_name' is not defined"),
+    "no-such-param": ((STRATEGY + "P = strategy.param_index(veteran.PARAMS)\n\n@njit\n"
+                       "def fight(obs, legal, n_legal, params):\n"
+                       "    return legal[0] if params[P.nosuch] > 0 else legal[0]\n\n"
+                       "decide = strategy.with_rules(veteran, fight=fight)\n").encode(), "decide",
+                      "bad.py:7, function fight) does not compile as decide(obs, legal, n_legal, "
+                      "params, rng) -> int64: Unknown attribute 'nosuch'"),
+    "text": ((DECIDE + "    return legal[0] + 'a'\n").encode(), "decide", "does not compile"),
+    # while playing
+    "outside": ((DECIDE + "    return 9999\n").encode(), "decide", "chose action id 9999 "
+                "(outside the action space)"),
+    "negative": ((DECIDE + "    return -3\n").encode(), "decide", "chose action id -3"),
+    "raises": ((DECIDE + "    if n_legal > 0:\n        raise ValueError('no')\n"
+                "    return legal[0]\n").encode(), "decide",
+               "bad.py:6, function decide) raised ValueError: no at a hazard decision"),
+    "reads-obs-out-of-range": ((DECIDE + "    return legal[0] + obs[100000] * 0\n").encode(),
+                               "decide", "bad.py:5, function decide) raised IndexError: index "
+                               "100000 is out of bounds"),
+    "helper-reads-out-of-range": ((DECIDE.replace("@njit\ndef decide", "@njit\ndef far(a):\n"
+                                   "    return a[10 ** 9]\n\n@njit\ndef decide")
+                                   + "    return far(legal)\n").encode(), "decide",
+                                  "bad.py:5, function far) raised IndexError"),
+    "divides-by-zero": ((DECIDE + "    return legal[0] // (n_legal - n_legal)\n").encode(),
+                        "decide", "bad.py:5, function decide) raised ZeroDivisionError"),
+    "writes-through-a-name": ((DECIDE + "    mine = legal\n    mine[0] = 99\n"
+                               "    return legal[0]\n").encode(), "decide",
+                              "bad.py:6, function decide) wrote into legal at a hazard decision"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+def test_a_bad_policy_file_is_one_error_line_and_writes_nothing(tmp_path, case, friday_here,
+                                                                fast_engine):
+    content, func, says = BAD_FILES[case]
+    fast_engine("expert")
+    if content is None:
+        (tmp_path / "bad.py").mkdir()
+    else:
+        (tmp_path / "bad.py").write_bytes(content)
+    out = friday_here(["simulate", "--policy", f"bad.py:{func}", "--level", "1", "--games", "10",
+                       "--out", "games.parquet"], tmp_path)
+    errors = [ln for ln in (out.stdout + out.stderr).splitlines() if ln.startswith("error:")]
+    assert out.returncode == 2 and len(errors) == 1, out.stdout + out.stderr
+    assert "bad.py" in errors[0] and says in errors[0], errors[0]
+    assert "Traceback" not in out.stdout + out.stderr
+    assert {p.name for p in tmp_path.iterdir()} <= {"bad.py", "__pycache__"}     # nothing written
+
+
+def test_a_file_with_a_utf8_bom_loads(tmp_path):
+    """A BOM alone is valid Python: the file plays."""
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbf" + UTF8.encode())
+    from sim.lab import simulate
+    assert len(simulate(f"{tmp_path}/bom.py:decide", level=1, games=5)) == 5
+
+
+def test_ctrl_c_while_a_file_is_imported_is_still_ctrl_c(tmp_path):
+    """Only a KeyboardInterrupt (Ctrl-C: exit code 130 on the command line) goes through the
+    loader; every other BaseException of an import, SystemExit included, is its UsageError."""
+    (tmp_path / "ctrl_c.py").write_text("raise KeyboardInterrupt\n")
+    with pytest.raises(KeyboardInterrupt):
+        load_policy(f"{tmp_path}/ctrl_c.py:decide")
+    assert not [m for m in sys.modules.values() if getattr(m, "__file__", "") ==
+                str(tmp_path / "ctrl_c.py")]

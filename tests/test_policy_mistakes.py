@@ -51,7 +51,7 @@ COMMANDS = {
 }
 PLAY_INPUT = "1\n?\n"                   # the first hazard, then a hint at its fight
 DECISION = r"\(decision \d+ of game \d+; level 1, seed \d+, step green, turn \d+\)"
-RAISED = (r"policy 'mine.py:boom(\[\w+=[\d.]+\])?' \(\S*mine.py, function boom\) raised "
+RAISED = (r"policy 'mine.py:boom(\[\w+=[\d.]+\])?' \(\S*mine.py:8, function boom\) raised "
           r"ValueError: no fights at a fight decision " + DECISION + "$")
 FAST = r"policy 'mine.py:big' chose action id 9999 \(outside the action space\) at a hazard "
 OUTSIDE = {"fast": FAST + r"decision \(game 0, level 1, seed 1\): not a legal action; legal: "
@@ -113,7 +113,7 @@ def test_an_exception_in_any_thread_of_a_batch_stops_it_at_its_game(tmp_path, fa
     fast_engine("expert")
     (tmp_path / "rare.py").write_text(RARE)
     policy = load_policy(f"{tmp_path}/rare.py:rare")
-    where = (r"'\S*rare.py:rare' \(\S*rare.py, function rare\) raised ValueError: rare at a "
+    where = (r"'\S*rare.py:rare' \(\S*rare.py:9, function rare\) raised ValueError: rare at a "
              r"fight decision \(decision \d+ of game 2616; level 1, seed 1, step ")
     for play in (lambda: run_batch(1, 1, 0, 5000, policy, threads=2),
                  lambda: run_summary(1, 1, 5000, policy, threads=2)):
@@ -167,3 +167,78 @@ def test_a_time_limit_that_is_no_positive_number_is_refused(monkeypatch, text):
         decision_seconds()
     monkeypatch.setenv("FRIDAY_DECISION_SECONDS", "0.5")
     assert decision_seconds() == 0.5
+
+
+# --- the mistakes users reported (issue 41): each in a fresh process, as the user met it ------
+RULES = textwrap.dedent("""
+    from numba import njit
+    from policies import strategy, veteran
+
+    P = strategy.param_index(veteran.PARAMS)
+
+    @njit
+    def wild(obs, legal, n_legal, params):
+        return legal[n_legal + 100000000]
+
+    @njit
+    def scribble(obs, legal, n_legal, params):
+        mine = legal
+        mine[0] = 999
+        return veteran.fight(obs, legal, n_legal, params)
+
+    @njit
+    def picky(obs, legal, n_legal, params):
+        if obs[0] >= 0:
+            raise ValueError("not this one")
+        return legal[0]
+
+    @njit
+    def typo(obs, legal, n_legal, params):
+        return veteran.fight(obs, legal, n_legal, params) + int(params[P.nosuch] * 0)
+
+    wild_policy = strategy.with_rules(veteran, hazard=wild)
+    scribble_policy = strategy.with_rules(veteran, fight=scribble)
+    picky_policy = strategy.with_rules(veteran, fight=picky)
+    typo_policy = strategy.with_rules(veteran, fight=typo)
+""")
+REPORTED = {   # function: what the one line says (the file's name, its function and line)
+    "wild_policy": r"'rules.py:wild_policy' \(\S*rules.py:9, function wild\) raised IndexError: "
+                   r"index \d+ is out of bounds .* at a hazard decision " + DECISION,
+    "scribble_policy": r"'rules.py:scribble_policy' \(\S*rules.py:14, function scribble\) wrote "
+                       r"into legal at a fight decision " + DECISION + r": legal\[0\] was \d+, "
+                       r"now 999; your rule must not change its inputs",
+    "picky_policy": r"'rules.py:picky_policy' \(\S*rules.py:20, function picky\) raised "
+                    r"ValueError: not this one at a fight decision",
+    "typo_policy": r"'rules.py:typo_policy' \(\S*rules.py:25, function typo\) does not compile "
+                   r"as decide\(obs, legal, n_legal, params, rng\) -> int64: Unknown attribute "
+                   r"'nosuch'",
+}
+
+
+@pytest.mark.parametrize("func", list(REPORTED))
+def test_a_reported_mistake_of_a_rule_is_one_line_naming_its_file_function_and_line(
+        tmp_path, func, fast_engine):
+    """Issue 41: reading ``legal`` out of range was a segmentation fault (a user's code is now
+    bounds-checked: sim.contract.user_code.checked); a rule writing into ``legal`` was an
+    illegal action at a "none" decision; a rule's exception or typing error named the
+    library's generated wrapper.  Each is one line naming the user's rule."""
+    fast_engine("expert")
+    (tmp_path / "rules.py").write_text(RULES)
+    out = run_cli("simulate", "--policy", f"rules.py:{func}", *ONE, "--out", "games.parquet",
+                  cwd=tmp_path)
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "Segmentation fault" not in out.stdout + out.stderr
+    _one_error_line(out, REPORTED[func])
+    assert "strategy.py" not in out.stderr          # not the library's wrapper
+    assert {p.name for p in tmp_path.iterdir()} <= {"rules.py", "__pycache__"}
+
+
+@pytest.mark.parametrize("code", ["3", "0", "'x'"])
+def test_a_file_that_calls_sys_exit_at_import_is_an_error_not_its_exit(tmp_path, code):
+    """Issue 41: ``sys.exit`` while the file is imported ended the command silently with its
+    status; it is a failure to load like any other (a SystemExit is no Ctrl-C)."""
+    (tmp_path / "quits.py").write_text(f"import sys\nsys.exit({code})\n")
+    out = run_cli("simulate", "--policy", "quits.py:decide", *ONE, cwd=tmp_path)
+    assert out.returncode == 2, out.stdout + out.stderr
+    _one_error_line(out, rf"policy file 'quits.py' failed to load: it called "
+                         rf"sys.exit\({re.escape(code)}\) while being imported")

@@ -134,5 +134,22 @@ def test_a_rule_that_returns_no_action_id_is_named():
     @njit
     def hazard(obs, legal, n_legal, params):
         return 0.5
-    with pytest.raises(PolicyError, match="returns float64, not an action id"):
+    with pytest.raises(PolicyError, match=r"\(\S*test_strategy.py, veteran's rules with "
+                                        r"hazard=hazard\) returns float64, not an action id"):
         simulate(strategy.with_rules(veteran, hazard=hazard), level=1, games=5)
+
+
+def test_a_users_rule_is_bounds_checked_and_named_at_its_line_a_built_in_one_is_kept():
+    """Issue 41: the error of a rule names the user's file, rule and line, never the decide
+    with_rules generates (policies/strategy.py); an index out of range is an IndexError, not a
+    crash; a built-in rule given as an override stays the built-in's compiled function."""
+    from numba import njit
+
+    @njit
+    def hazard(obs, legal, n_legal, params):
+        return legal[n_legal + 10 ** 8]
+    decide = strategy.with_rules(veteran, hazard=hazard, fight=veteran.fight)
+    assert decide.py_func.rules_given.keys() == {"hazard"}
+    with pytest.raises(PolicyError, match=r"\(\S*test_strategy.py:\d+, function hazard\) "
+                                        r"raised IndexError: index \d+ is out of bounds"):
+        simulate(decide, level=1, games=5, engine="reference")

@@ -9,9 +9,10 @@ its file and function (``where``) and the decision where it can be known (``at``
   that is no integer is refused before any game (Numba would cast 0.5 to action 0, "end"), a
   function that does not compile is named with Numba's reason (``compile_message``);
 * ``decide_once``: one decision asked from Python (the reference engine, sim.play.Game, the
-  fast engine's replay of a game in which decide raised): an exception inside decide, or an
-  answer that is no integer, is named with its decision; the decision in flight is kept for
-  the time limit (sim.contract.interrupt).
+  fast engine's replay of a game in which decide raised or chose an illegal action): an
+  exception inside decide, a write into its inputs, or an answer that is no integer, is named
+  with its decision and, for a user's code, its file, function and line (user_code); the
+  decision in flight is kept for the time limit (sim.contract.interrupt).
 
 Which action is legal is the engines' check (an illegal action id names the legal actions).
 """
@@ -50,16 +51,25 @@ def py_of(policy):
 
 
 # --- names --------------------------------------------------------------------------------
-def where(policy, py=None) -> str:
-    """The policy as an error names it: ``'mine.py:brave' (/path/mine.py, function brave)``."""
+def where(policy, py=None, place=None) -> str:
+    """The policy as an error names it: ``'mine.py:brave' (/path/mine.py, function brave)``;
+    with ``place`` (user_code.Place) the line of the mistake: ``(/path/mine.py:12, function
+    fight)``.  A decide that policies.strategy.with_rules made names the user's file and rules
+    (its ``written_in``), not the library's code."""
     import inspect
-    py = py_of(policy) if py is None else py
+
+    from .user_code import user_py
+    py = user_py(py_of(policy) if py is None else py)
     fname = getattr(py, "__name__", "?")
+    if place is not None:
+        return f"{getattr(policy, 'name', fname)!r} ({place})"
+    written = getattr(py, "written_in", None)
     try:
-        place = f"{inspect.getsourcefile(py)}, function {fname}"
+        text = (f"{written[0]}, {written[1]}" if written else
+                f"{inspect.getsourcefile(py)}, function {fname}")
     except TypeError:
-        place = f"function {fname}"
-    return f"{getattr(policy, 'name', fname)!r} ({place})"
+        text = f"function {fname}"
+    return f"{getattr(policy, 'name', fname)!r} ({text})"
 
 
 def at(obs, decision=None, game=None) -> str:
@@ -75,13 +85,13 @@ def at(obs, decision=None, game=None) -> str:
     return f"at a {kind} decision ({'; '.join(which + [', '.join(state)])})"
 
 
-def raised(policy, exc, obs, decision=None, game=None) -> PolicyError:
+def raised(policy, exc, obs, decision=None, game=None, place=None) -> PolicyError:
     """The error of an exception raised inside decide (Numba reports one raised in a batch as
-    a SystemError whose cause is the policy's)."""
+    a SystemError whose cause is the policy's); ``place``: where in the user's code."""
     if isinstance(exc, SystemError) and exc.__cause__ is not None:
         exc = exc.__cause__
     text = " ".join(str(exc).split())[:300]
-    return PolicyError(f"policy {where(policy)} raised {type(exc).__name__}"
+    return PolicyError(f"policy {where(policy, place=place)} raised {type(exc).__name__}"
                        f"{': ' + text if text else ''} {at(obs, decision, game)}")
 
 
@@ -94,12 +104,13 @@ def check_returns(policy, py, returns):
 
 
 def compile_message(policy, py, exc) -> str:
-    """The first line of Numba's report that says why ``py`` does not compile."""
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-    skip = ("During:", "File", "^", "Failed in", "<source")
-    reason = next((ln for ln in lines if not ln.startswith(skip)), lines[0] if lines else "")
-    return (f"policy {where(policy, py)} does not compile as {DECIDE} -> int64: "
-            f"{reason[:300]}")
+    """One line: the policy, the place in the user's code Numba's report names (file, line,
+    function) and the line of the report that says why ``py`` does not compile."""
+    from .user_code import compiled_at, named_at, reason, user_py
+    report = str(exc)
+    why = reason(report)
+    place = compiled_at(report) or named_at(user_py(py), why)
+    return f"policy {where(policy, py, place)} does not compile as {DECIDE} -> int64: {why}"
 
 
 _compiled: dict = {}
@@ -125,11 +136,11 @@ def callable_decide(policy):
         from sim.numba_cache import is_project_source
         from .numba_wall import lean_jit
         cache, args = is_project_source(py), decide_args()
-        try:
-            fn = lean_jit(py, sig=args, cache=cache, nogil=True)
+        try:        # a user's code is bounds-checked (sim.contract.user_code)
+            fn = lean_jit(py, sig=args, cache=cache, nogil=True, boundscheck=not cache)
         except NumbaError:      # it allocates (or does not compile: then this raises again)
             try:
-                fn = njit(args, cache=cache, nogil=True)(py)
+                fn = njit(args, cache=cache, nogil=True, boundscheck=not cache)(py)
             except NumbaError as exc:
                 raise PolicyError(compile_message(policy, py, exc)) from None
         check_returns(policy, py, fn.nopython_signatures[0].return_type)
@@ -150,14 +161,32 @@ def in_flight(thread_id):
 
 def decide_once(policy, fn, obs, legal, n_legal, params, rng, decision=None, game=None) -> int:
     """``fn(obs, legal, n_legal, params, rng)``, the policy's decide (``callable_decide``), as
-    an action id; an exception inside or an answer that is no integer is a PolicyError naming
-    the decision (``decision``: its number in the game, ``game``: (seed, game index))."""
-    me = threading.get_ident()
+    an action id; an exception inside, a write into ``obs``, ``legal`` or ``params`` (a user's
+    policy) or an answer that is no integer is a PolicyError naming the decision
+    (``decision``: its number in the game, ``game``: (seed, game index)) and, where it can,
+    the user's file, function and line (sim.contract.user_code)."""
+    from . import user_code
+    me, py = threading.get_ident(), py_of(policy)
+    before = (user_code.inputs(obs, legal, params), rng.copy()) if _is_user(py) else None
     _in_flight[me] = (next(_keys), policy, obs, decision, game)
     try:
-        action = fn(obs, legal, n_legal, params, rng)
-    except Exception as exc:    # a user's code: name it, no traceback
-        raise raised(policy, exc, obs, decision, game) from None
+        try:
+            action = fn(obs, legal, n_legal, params, rng)
+        except Exception as exc:    # a user's code: name it, no traceback
+            if isinstance(exc, SystemError) and exc.__cause__ is not None:
+                exc = exc.__cause__
+            if before is not None:      # a write first (user_code.checked raises after it)
+                _check_inputs(policy, py, before, obs, legal, n_legal, params, decision, game)
+            place, again = None, None
+            if before is not None:      # the same exception in plain Python: its line, its words
+                place, again = user_code.asked_again(
+                    py, [a.copy() for a in before[0][:2]] + [n_legal, before[0][2].copy(),
+                                                             before[1].copy()], type(exc))
+            said = again if type(again) is type(exc) else exc
+            raise raised(policy, said, before[0][0] if before else obs, decision, game,
+                         place) from None
+        if before is not None:
+            _check_inputs(policy, py, before, obs, legal, n_legal, params, decision, game)
     finally:
         _in_flight.pop(me, None)
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
@@ -165,3 +194,31 @@ def decide_once(policy, fn, obs, legal, n_legal, params, rng, decision=None, gam
     from numba import typeof
     raise PolicyError(f"policy {where(policy)} returns {typeof(action)}, not an action id "
                       f"(int), {at(obs, decision, game)}")
+
+
+def _is_user(py) -> bool:
+    hit = _users.get(id(py))
+    if hit is None:
+        from .user_code import is_user
+        hit = _users[id(py)] = (is_user(py), py)
+    return hit[0]
+
+
+_users: dict = {}
+
+
+def _check_inputs(policy, py, before, obs, legal, n_legal, params, decision, game):
+    """A PolicyError if decide wrote into ``obs``, ``legal`` or ``params``: where, asked
+    again in plain Python with that input read-only (numpy then raises at the write)."""
+    from .user_code import INPUTS, asked_again, changed
+    what = changed(before[0], obs, legal, params)
+    if what is None:
+        return
+    name, detail = what
+    args = [a.copy() for a in before[0]]
+    args[INPUTS.index(name)].flags.writeable = False
+    place, _ = asked_again(py, args[:2] + [n_legal, args[2], before[1].copy()], ValueError)
+    raise PolicyError(f"policy {where(policy, place=place)} wrote into {name} "
+                      f"{at(before[0][0], decision, game)}: {detail}; your rule must not change "
+                      f"its inputs (obs, legal, params), only rng: copy one to change it "
+                      f"({name}.copy())")

@@ -8,6 +8,9 @@
   ever freed, and the arrays it points to are the function's own arguments, which its caller
   holds for the whole call, so a pointer cannot outlive its arrays (a use-after-free would be
   silent).  Elsewhere it is a compile error.
+* ``checked_jit``: a user's function compiled with bounds checking (``boundscheck=True``), and
+  so are the user's jitted functions it calls by a global name: an index out of range is an
+  IndexError, not a read of foreign memory (a crash).  The project's own code keeps its speed.
 * ``signature_of``: a jitted entry point's signature from its parameters' names (one table).
 * ``ask_copy`` / ``cache_name``: a per-policy copy of a function, named uniquely by the
   policy's source file and qualified name, so that Numba's disk cache gives each policy its
@@ -52,14 +55,57 @@ if _problem:
     raise ImportError(_problem)
 
 
-def lean_jit(fn=None, *, sig=None, inline=False, cache=True, nogil=False):
+def lean_jit(fn=None, *, sig=None, inline=False, cache=True, nogil=False, boundscheck=False):
     """``njit`` without reference counting (the engines' functions, the built-in policies' and
     each policy's ``ask``): ``@lean_jit``, ``@lean_jit(inline=True)``, ``lean_jit(py,
     sig=...)``; ``nogil``: a call from Python releases the GIL (one that another thread waits
-    on: sim.contract.interrupt)."""
+    on: sim.contract.interrupt); ``boundscheck``: every index checked (a user's code inlined)."""
     jit = njit(sig, cache=cache, _nrt=False, **({"inline": "always"} if inline else {}),
-               **({"nogil": True} if nogil else {}))
+               **({"nogil": True} if nogil else {}),
+               **({"boundscheck": True} if boundscheck else {}))
     return jit if fn is None else jit(fn)
+
+
+def jitted_py(value):
+    """The plain Python function of a Numba-jitted function (a dispatcher), else None."""
+    from numba.core.dispatcher import Dispatcher
+    return value.py_func if isinstance(value, Dispatcher) else None
+
+
+def checked_jit(fn, is_user, _done=None, inline=False):
+    """``fn`` (a plain or jitted function of a user's) jitted with bounds checking, its
+    options kept but ``cache`` (a user's function is never cached on disk); each global it
+    names that is a user's jitted function (``is_user(py)``) replaced, in a copy of its
+    globals, by such a checked copy too (recursively).  Idempotent: a checked function is
+    returned as it is.  ``inline``: inlined into its caller (compiled with the caller's flags,
+    its reference counting too: a decide that allocates)."""
+    if getattr(fn, "friday_checked", False) and not inline:
+        return fn
+    py = getattr(fn, "py_func", fn)
+    done = {} if _done is None else _done
+    if id(py) in done:
+        return done[id(py)]
+    options = dict(getattr(fn, "targetoptions", {}), boundscheck=True)
+    options.pop("cache", None), options.pop("nopython", None)
+    if inline:
+        options["inline"] = "always"
+    names = dict(py.__globals__)
+    copy = pytypes.FunctionType(py.__code__, names, py.__name__, py.__defaults__,
+                                py.__closure__)
+    copy.__kwdefaults__, copy.__qualname__ = py.__kwdefaults__, py.__qualname__
+    copy.__doc__, copy.__module__ = py.__doc__, py.__module__
+    copy.__dict__.update(py.__dict__)
+    checked = njit(**options)(copy)
+    if not inline:
+        done[id(py)] = checked
+    for name in py.__code__.co_names:
+        value = names.get(name)
+        if jitted_py(value) is not None and is_user(value.py_func):
+            names[name] = checked_jit(value, is_user, done)
+    if checked is not copy:
+        checked.friday_checked = True
+    copy.friday_checked = True
+    return checked
 
 
 def signature_of(py, arg_types: dict, ret=types.void):
@@ -122,7 +168,9 @@ else:
 # --- cache naming -----------------------------------------------------------------------------
 def cache_name(py, prefix: str) -> str:
     """``prefix__<qualname>__<hash>``: the hash is of ``py``'s resolved source file and
-    qualified name, so two functions of one name in two files never share a name."""
+    qualified name, so two functions of one name in two files never share a name (a user's
+    decide guarded by sim.contract.user_code: its own function's, ``user_py``)."""
+    py = getattr(py, "user_py", py)
     try:
         where = str(Path(inspect.getsourcefile(py) or "").resolve())
     except TypeError:           # no source file (a builtin, a lambda from exec)

@@ -13,7 +13,7 @@ from sim.errors import RuleError, UsageError
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, check_level
 from . import runner
 from . import summary
-from .ask import RAISED, ask_cached, policy_function
+from .ask import ask_cached, policy_function
 from .decode import decode_events
 from .game import reset
 from .state import new_state
@@ -95,9 +95,9 @@ def _error_message(policy_name, action, phase, game, level, seed, legal):
 
 def _raise_raised(policy, prm, seed, game, DOBS, DLEG):
     """The PolicyError of a policy that raised inside the engine (sim.fast.ask.RAISED) at the
-    last of the recorded decisions: it is asked again, from Python, at each of them in turn
-    with the game's policy stream, and raises again (sim.contract.decide_once names the
-    exception and the decision).  Returns if it does not (then it did return RAISED)."""
+    last of the recorded decisions, or wrote into its inputs: it is asked again, from Python,
+    at each of them in turn with the game's policy stream (sim.contract.decide_once names the
+    exception or the write and the decision).  Returns if it does neither."""
     fn = callable_decide(policy)
     rng = np.array([policy_stream_start(seed, game)], dtype=np.uint64)
     for k in range(len(DOBS)):
@@ -167,7 +167,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
             return play_fast(level, seed, game, policy, options, deal, actions, record=True,
                              cards=cards)
         last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
-        if S[S_ERR_ACTION] == RAISED and actions is None:     # decide raised: a PolicyError
+        if actions is None:     # decide raised, or wrote into its inputs: a PolicyError
             _raise_raised(policy, prm, seed, game, g.DOBS[:last + 1], g.DLEG[:last + 1])
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
                                        g.DLEG[last, 1:1 + g.DLEG[last, 0]]))
