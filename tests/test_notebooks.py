@@ -50,7 +50,7 @@ def test_notebooks_use_only_the_python_api():
         imports = [ln for kind, src in cells if kind == "code" for ln in src.splitlines()
                    if ln.startswith(("import", "from"))]
         for line in imports:
-            assert line.startswith(("import os", "import numpy", "import pandas",
+            assert line.startswith(("import os", "import time", "import numpy", "import pandas",
                                     "import matplotlib", "from sim.lab", "from sim import cards", "from sim import Game",
                                     "from sim.cardtable", "from sim.fast import run_batch",
                                     "from scipy", "from policies import load_policy")), line

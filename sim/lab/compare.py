@@ -104,13 +104,13 @@ def _side_by_side(part, labels) -> dict:
     return out
 
 
-def check_paired(paired, who: str) -> pd.DataFrame:
+def check_paired(paired, who: str, columns=tuple(OUTCOMES)) -> pd.DataFrame:
     """``paired`` is a frame of ``play_paired`` (its ``attrs["labels"]`` name the policies,
-    each with its outcome columns unless no game finished), else UsageError saying that
-    ``who`` wants it."""
+    each with the outcome ``columns`` that ``who`` reads unless no game finished), else
+    UsageError saying that ``who`` wants it."""
     labels = paired.attrs.get("labels") if isinstance(paired, pd.DataFrame) else None
     if not labels or "level" not in paired.columns or len(paired) and any(
-            f"{label}:{col}" not in paired.columns for label in labels for col in OUTCOMES):
+            f"{label}:{col}" not in paired.columns for label in labels for col in columns):
         what = (f"{type(paired).__name__} {paired!r:.40}" if not isinstance(
             paired, pd.DataFrame) else "a frame without the policies' outcome columns and "
             "attrs['labels']")
@@ -133,7 +133,7 @@ def long_frame(paired: pd.DataFrame) -> pd.DataFrame:
 
 def compare_paired(paired: pd.DataFrame) -> pd.DataFrame:
     """One row per level and pair of policies (a, b), everything as a - b."""
-    check_paired(paired, "compare_paired")
+    check_paired(paired, "compare_paired", ("won", "score"))     # all it compares
     rows = []
     for lv, g in paired.groupby("level", sort=True):
         for a, b in combinations(paired.attrs["labels"], 2):
