@@ -80,6 +80,30 @@ def test_search_curve_writes_a_table_and_a_figure(tmp_path, fast_engine):
     assert "'veteran[reserve_red=3]'" in text and (tmp_path / "curve.png").stat().st_size > 1000
 
 
+def test_search_curve_on_several_levels_writes_the_cost_ratio_to_expert(tmp_path, fast_engine):
+    """The ladder (results/ladder.md): one table per level, ``expert`` added as the cost
+    reference when not given (its ratio 1.00x), every row's time as a ratio to expert's, and
+    the UNFAIR bound marked so; the figure has a panel per level."""
+    out = tmp_path / "ladder"
+    _run([ROOT / "benchmarks" / "search_curve.py", "veteran", "unfair-clairvoyant", "--level",
+          "1,4", "--games", "12", "--time-games", "4", "--chunk", "6", "--seed", "2",
+          "--cache", tmp_path / "cache", "--out", out], ROOT)
+    text = (tmp_path / "ladder.md").read_text()
+    assert text.count("### Level ") == 2 and "; expert added as the cost reference)" in text
+    assert "levels 1, 4" in text and "| time / expert's |" in text
+    for level in ("1", "4"):
+        table = text.split(f"### Level {level}")[1].split("###")[0]
+        rows = {line.split(" | ")[0].strip("| "): [c.strip() for c in line.strip("|").split("|")]
+                for line in table.splitlines() if line.startswith("| `")}
+        assert list(rows) == ["`veteran`", "`unfair-clairvoyant` (UNFAIR: sees hidden orders)",
+                              "`expert`"]
+        assert rows["`expert`"][5] == "1.00x" and rows["`veteran`"][6] == "(reference)"
+        assert all(float(r[5].rstrip("x").replace(",", "")) > 0 for r in rows.values())
+        assert all(r[1] == "12" for r in rows.values())
+    assert "UNFAIR: they read every hidden order" in text
+    assert (tmp_path / "ladder.png").stat().st_size > 1000
+
+
 def test_learned_cost_counts_the_network_decisions_and_splits_their_time(tmp_path, fast_engine):
     """benchmarks/learned_cost.py (results/learned_cost.md): one row per level; the network
     scores some but not all decisions (policies.learned.network_decides); the learned policy's
