@@ -59,6 +59,15 @@ def action_name(action: int) -> str:
     raise RuleError(f"action id {action} is outside the action space 0..{N_ACTIONS - 1}")
 
 
+def shown_action(action: int) -> str:
+    """An action as a message shows it: its quoted name, or the id outside the action space
+    (a policy's mistake, never a RuleError of its own)."""
+    try:
+        return repr(action_name(action))
+    except RuleError:
+        return f"action id {int(action)} (outside the action space)"
+
+
 def action_id(name: str) -> int:
     """Inverse of action_name; a clear error for anything else."""
     name = str(name).strip()

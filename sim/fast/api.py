@@ -7,7 +7,7 @@ import numba
 from sim import observation as O
 from sim.contract import callable_decide, decide_once, interruptible
 from sim.contract.player import runner_of
-from sim.actions import action_name
+from sim.actions import action_name, shown_action
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.errors import RuleError, UsageError
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, check_level
@@ -84,11 +84,7 @@ def shuffle_error(S, P) -> str:
 
 def _error_message(policy_name, action, phase, game, level, seed, legal):
     """The illegal-action message, with the legal actions as the reference engine lists them."""
-    try:
-        name = repr(action_name(int(action)))
-    except RuleError:
-        name = f"action id {int(action)} (outside the action space)"
-    return (f"policy {policy_name!r} chose {name} at a {O.PHASE_NAMES[int(phase)]} decision "
+    return (f"policy {policy_name!r} chose {shown_action(action)} at a {O.PHASE_NAMES[int(phase)]} decision "
             f"(game {game}, level {level}, seed {seed}): not a legal action; legal: "
             f"{', '.join(action_name(int(a)) for a in legal)}")
 

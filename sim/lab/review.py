@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 
 from .. import observation as O
-from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name
+from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name, shown_action
 from ..deprecation import moved
-from ..errors import FridayError, RuleError, UsageError
+from ..errors import RuleError, UsageError
 from ..rng import engine_stream_start, review_decision_start
 from ..rules import STEP_NAMES
 from .stats import paired_proportion_difference, wilson_interval
@@ -184,11 +184,7 @@ def check_rollout_policy(g, rollout_policy, decision: int = 0, tries: int = 3):
         while not c.is_over:
             a = int(c.policy_action(pol))
             if a not in c.legal_actions():
-                try:
-                    name = repr(action_name(a))
-                except FridayError:
-                    name = f"action id {a} (outside the action space)"
-                raise RuleError(f"rollout policy {pol.name!r} chose {name} at a {c.phase} "
+                raise RuleError(f"rollout policy {pol.name!r} chose {shown_action(a)} at a {c.phase} "
                                 f"decision of a continuation from decision {decision + 1}: "
                                 f"not a legal action; legal: "
                                 f"{', '.join(c.legal_action_names())}")

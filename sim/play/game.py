@@ -19,7 +19,7 @@ import numpy as np
 from sim import cards as C
 from sim import observation as O
 from sim.observation import cards_in, known_top
-from sim.actions import N_ACTIONS, action_id, action_name
+from sim.actions import N_ACTIONS, action_id, action_name, shown_action
 from sim.names import CardNames
 from sim.rng import mix64
 from sim.errors import RuleError, UsageError
@@ -159,11 +159,7 @@ class Game:
             raise RuleError("the game is over: no action is legal")
         a = as_action(action)
         if a not in self.legal_actions():
-            try:
-                name = repr(action_name(a))
-            except RuleError:
-                name = f"action id {a}"
-            raise RuleError(f"{name} is not legal at this {self.phase} decision; legal: "
+            raise RuleError(f"{shown_action(a)} is not legal at this {self.phase} decision; legal: "
                             f"{', '.join(self.legal_action_names())}")
         runner.entry("step")(self.arrays, a)
         self._after_chance()

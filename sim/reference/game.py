@@ -14,7 +14,7 @@ from sim.contract.interrupt import interruptible
 
 from .. import cards as C
 from .. import observation as O
-from ..actions import A_FIGHT, A_PIRATE, A_SKIP, action_name
+from ..actions import A_FIGHT, A_PIRATE, A_SKIP, action_name, shown_action
 from ..deal import RESHUFFLE_KEYS, arrange, is_position, unused_shuffles
 from .fight import Fight, FightRules, GameOver
 from ..rng import SplitMix64, engine_stream_start
@@ -86,7 +86,7 @@ class Game(FightRules):
         action = int(self.policy.choose(obs, np.array(legal, dtype=np.int64), len(legal)))
         if action not in legal:
             raise IllegalAction(
-                f"policy {self.policy.name!r} chose {_safe_name(action)} at a "
+                f"policy {self.policy.name!r} chose {shown_action(action)} at a "
                 f"{O.PHASE_NAMES[phase]} decision (step {STEP_NAMES[self.step]}, turn "
                 f"{self.turn}); legal: {', '.join(action_name(a) for a in legal)}")
         return action
@@ -284,13 +284,6 @@ class Game(FightRules):
 def top_first(stack: list[int]) -> list[int]:
     """A stack as TRACE.md writes it (top card first)."""
     return list(reversed(stack))
-
-
-def _safe_name(action: int) -> str:
-    try:
-        return repr(action_name(action))
-    except RuleError:
-        return f"action id {action} (outside the action space)"
 
 
 def play_game(level: int, seed: int, game: int, policy, options: Options | None = None,
