@@ -178,39 +178,136 @@ def test_the_sweep_page_quotes_results_sweep_csv():
     assert (float(low), float(high)) == (round(steps.min(), 2), round(steps.max(), 2))
 
 
-def test_the_pirate_balance_guide_quotes_results_pirates():
-    """docs/how-to/pirate-balance.md quotes the study of results/ (friday balance pirates ...):
-    its table of the hardest and easiest pirates is results/pirates.csv, its what-if numbers
-    are those of results/pirates.md."""
+def _guide_sections():
+    """docs/how-to/pirate-balance.md, flattened, cut into its three parts on the full studies:
+    learned's, the veteran's and what changes with strength."""
     import re
     from pathlib import Path
-    import pandas as pd
     root = Path(__file__).parent.parent
     page = (root / "docs" / "how-to" / "pirate-balance.md").read_text()
-    study = (root / "results" / "pirates.md").read_text()
+    found = re.search(r"^## What the full study found\n(.*)^### Under the veteran, a weaker player\n"
+                      r"(.*)^### Which answers change with strength\n(.*?)^## ", page, re.M | re.S)
+    assert found, "the guide's sections on the full studies moved"
+    return root, page, found.groups()
+
+
+def _check_guide_quotes_study(section, results, policy):
+    """A section of the guide quotes the study of `results` (friday balance pirates ...): its
+    command, its table of the hardest and easiest pirates (pirates.csv, beaten when faced with
+    its Wilson interval), its what-if value and the win rates at 40 and the value below it
+    (pirates.md)."""
+    import re
+    import pandas as pd
+    study = (results / "pirates.md").read_text()
     command = re.search(r"Made by `([^`]+)`", study).group(1)
-    assert command in " ".join(page.split())
-    table = pd.read_csv(root / "results" / "pirates.csv")
+    assert f"--policy {policy} " in command
+    assert command in " ".join(section.split())
+    table = pd.read_csv(results / "pirates.csv")
     assert sorted(table["level"].unique()) == [1, 2, 3, 4]
     assert (table.groupby("level")["drawn"].sum() == 2_000_000).all()   # two pirates a game
     for level, d in table.groupby("level"):
         d = d.sort_values("rank")
-        row = re.search(rf"^\| {level} \| (.+?) (\S+)% \[(\S+)%, (\S+)%\] \| (.+?) (\S+)% \[", page,
-                        re.M)
+        row = re.search(rf"^\| {level} \| (.+?) (\S+)% \[(\S+)%, (\S+)%\] \| (.+?) (\S+)% "
+                        rf"\[(\S+)%, (\S+)%\] \|$", section, re.M)
         assert row, level
         hard, easy = d.iloc[0], d.iloc[-1]
         assert row.group(1) == hard["label"] and row.group(5) == easy["label"]
-        for got, want in zip(map(float, row.group(2, 3, 4, 6)),
-                             (hard["beaten_rate"], hard["beaten_lo"], hard["beaten_hi"],
-                              easy["beaten_rate"])):
-            assert got == pytest.approx(100 * want, abs=0.006)
+        want = (hard["beaten_rate"], hard["beaten_lo"], hard["beaten_hi"],
+                easy["beaten_rate"], easy["beaten_lo"], easy["beaten_hi"])
+        assert row.group(2, 3, 4, 6, 7, 8) == tuple(f"{100 * w:.2f}" for w in want), level
     value, low, high = re.search(r"value\s+\*\*(\S+)\*\* \(95% interval \[(\S+), (\S+)\]\)",
-                                 page).groups()
+                                 section).groups()
     assert f"pirate_hazard_value = {value}** (95% interval [{low}, {high}]" in study
-    before, after = re.search(r"from 40 to 32 lifts\s+the level-4 win rate from (\S+)% to "
-                              r"(\S+)%", page).groups()
+    lower, before, after = re.search(r"from 40 to (\d+) lifts\s+the level-4 win rate from (\S+)% "
+                                     r"to (\S+)%", section).groups()
+    assert int(lower) < float(value)
     assert re.search(rf"^\| 40 \| 100,000 \| {re.escape(before)}% ", study, re.M)
-    assert re.search(rf"^\| 32 \| 100,000 \| {re.escape(after)}% ", study, re.M)
+    assert re.search(rf"^\| {lower} \| 100,000 \| {re.escape(after)}% ", study, re.M)
+    return value, low, high
+
+
+def test_the_pirate_balance_guide_quotes_results_pirates_learned():
+    """The guide's full study is the one under `learned`, results/pirates_learned/."""
+    root, _, (learned, _, _) = _guide_sections()
+    _check_guide_quotes_study(learned, root / "results" / "pirates_learned", "learned")
+
+
+def test_the_pirate_balance_guide_quotes_results_pirates():
+    """docs/how-to/pirate-balance.md quotes the study of results/ (friday balance pirates ...
+    --policy veteran) as the weak player's contrast: its table of the hardest and easiest
+    pirates is results/pirates.csv, its what-if numbers are those of results/pirates.md."""
+    root, _, (_, veteran, _) = _guide_sections()
+    _check_guide_quotes_study(veteran, root / "results", "veteran")
+
+
+def test_the_pirate_balance_guide_quotes_results_pirate_strengths():
+    """What changes with strength, as results/pirate_strengths.md has it (with its command):
+    hardest and easiest by win rate when drawn per policy and level, the veteran-learned rank
+    correlations, the level-4 beaten-when-faced ranges and the two fair values."""
+    import re
+    root, page, (_, _, change) = _guide_sections()
+    text = " ".join(change.split())
+    strengths = (root / "results" / "pirate_strengths.md").read_text()
+    assert re.search(r"Made by `([^`]+)`", strengths).group(1) in text
+    per_level = dict(re.findall(r"^## Level (\d)\n(.*?)(?=^## |\Z)", strengths, re.M | re.S))
+    assert sorted(per_level) == ["1", "2", "3", "4"]
+    ends = {(policy, level): (hard, easy, low, high)
+            for level, body in per_level.items()
+            for policy, hard, easy, low, high in re.findall(
+                r"^\* (\w+): hardest \*\*(.+?)\*\*, easiest \*\*(.+?)\*\*, .*?; beaten when faced "
+                r"from (\S+)% to (\S+)%\.$", body, re.M)}
+    hardest = re.search(r"The hardest pirate does not change: (.+?) at every level under the "
+                        r"veteran and under `learned`, and at level 4 under the search\.", text)
+    assert hardest
+    assert {v[0] for v in ends.values()} == {hardest.group(1)}
+    assert [k for k in ends if k[0] == "search"] == [("search", "4")]
+    easy = re.search(r"The easiest does: (.+?) at every level under the veteran; under `learned` "
+                     r"(.+?) at levels 1, 3 and 4 and (.+?) at level 2; under the search (.+?)\.",
+                     text).groups()
+    assert all(ends["veteran", level][1] == easy[0] for level in "1234")
+    assert all(ends["learned", level][1] == easy[1] for level in "134")
+    assert ends["learned", "2"][1] == easy[2] and ends["search", "4"][1] == easy[3]
+    *rhos, p3 = re.search(r"win rates when drawn is (\S+), (\S+), (\S+) and (\S+) at levels 1 to "
+                          r"4 \(level 3: p = (\S+)\)", text).groups()
+    for level, rho in zip("1234", rhos):
+        want = re.search(r"Ranks by win rate when drawn, veteran against learned: Spearman rho = "
+                         r"(\S+) \(p = (\S+)\)", per_level[level]).groups()
+        assert rho == want[0], level
+        if level == "3":
+            assert p3 == want[1]
+    ranges = re.search(r"at level 4, beaten when faced runs from (\S+)% to (\S+)% under the "
+                       r"veteran, (\S+)% to (\S+)% under `learned` and (\S+)% to (\S+)% under the "
+                       r"search\.", text).groups()
+    assert ranges == (*ends["veteran", "4"][2:], *ends["learned", "4"][2:], *ends["search", "4"][2:])
+    fair = re.search(r"moves from (\S+) \(95% interval \[(\S+), (\S+)\]\) under the veteran to "
+                     r"(\S+) \(95% interval \[(\S+), (\S+)\]\) under `learned`", text).groups()
+    for policy, (value, low, high) in zip(("veteran", "learned"), (fair[:3], fair[3:])):
+        assert (f"* {policy}: 10/40 is beaten as often as the median other pirate at "
+                f"pirate_hazard_value = {value} (95% interval [{low}, {high}])") in strengths
+
+
+def test_the_pirate_balance_guide_quotes_the_cost_of_learned():
+    """The price of the policy the study uses, as results/ladder.md (time / expert's) and
+    results/strength.md (time per game per core) measured it, each with its command."""
+    import re
+    root, page, _ = _guide_sections()
+    text = " ".join(page.split())
+
+    def cell(results_file, level, policy, column):
+        body = (root / "results" / results_file).read_text()
+        assert re.search(r"Made by `([^`]+)`", body).group(1) in text, results_file
+        section = re.search(rf"^### Level {level}\n(.*?)(?=^### |\Z)", body, re.M | re.S).group(1)
+        row = re.search(rf"^\| {re.escape(policy)} \|.*$", section, re.M).group(0)
+        return [c.strip() for c in row.strip("|").split("|")][column]
+
+    ladder = re.search(r"A `learned` game costs (\S+) the expert's time at level 1 and (\S+) at "
+                       r"level 4, a `veteran` game (\S+) and (\S+) \(", text).groups()
+    assert ladder == (cell("ladder.md", 1, "`learned`", 5), cell("ladder.md", 4, "`learned`", 5),
+                      cell("ladder.md", 1, "`veteran`", 5), cell("ladder.md", 4, "`veteran`", 5))
+    strength = re.search(r"`learned` takes (\S+ us) a game against the expert's (\S+ us) at level 1 "
+                         r"and (\S+ us) against (\S+ us) at level 4", text).groups()
+    assert strength == tuple(cell("strength.md", level, policy, 5) for level, policy in
+                             ((1, "learned"), (1, "expert"), (4, "learned"), (4, "expert")))
 
 
 def _one_replicate_at_a_time(runs, values, card, target_rate, bootstrap, seed):

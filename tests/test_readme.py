@@ -30,7 +30,7 @@ def flat(text: str) -> str:
 
 
 def test_the_readme_is_short():
-    assert len(README.splitlines()) <= 150
+    assert len(README.splitlines()) <= 155
 
 
 def test_readme_opens_with_the_two_setup_commands_and_ci_runs_the_test_one():
@@ -94,23 +94,74 @@ def test_the_readme_win_rates_are_results_policies_md():
                              results, re.M), (policy, level, rate)
 
 
+def what_if(results_file: str) -> tuple[str, str, str]:
+    """The level-4 fair value of the hardest pirate and its interval, as a pirates.md prints them."""
+    text = (ROOT / "results" / results_file).read_text(encoding="utf-8")
+    return re.search(r"pirate_hazard_value = ([\d.]+)\*\* \(95% interval \[([\d.]+), ([\d.]+)\]",
+                     text).groups()
+
+
+def percent(rate: float) -> str:
+    return f"{100 * rate:.2f}"
+
+
+def test_the_readme_pirate_numbers_are_results_pirates_learned_csv():
+    """The README leads with the study under `learned`: every number is
+    results/pirates_learned/'s, next to the command that made it."""
+    text = flat(README)
+    found = re.search(
+        r"The hardest pirate is (\S+) at every level\. The study uses `learned` because it is the "
+        r"strongest policy fast enough for a million games per level: it beats \1 in ([\d.]+)% of "
+        r"its level-(\d) fights, against ([\d.]+)% for the easiest, ([^;]+); \1 would be fair at "
+        r"value ([\d.]+) \(95% interval \[([\d.]+), ([\d.]+)\]\) "
+        r"\(\[results/pirates_learned/pirates\.md\]\(results/pirates_learned/pirates\.md\), "
+        r"made by `([^`]+)`\)", text)
+    assert found, "the README's pirate paragraph no longer leads with the learned study"
+    hardest, rate, level, easy_rate, easiest, value, low, high, command = found.groups()
+    assert command == flat(made_by("pirates_learned/pirates.md"))
+    assert "--policy learned" in command
+    table = pd.read_csv(ROOT / "results" / "pirates_learned" / "pirates.csv")
+    for _, d in table.groupby("level"):
+        assert d.sort_values("rank").iloc[0]["label"] == hardest
+    d = table[table["level"] == int(level)].sort_values("rank")
+    assert rate == percent(d.iloc[0]["beaten_rate"])
+    assert easy_rate == percent(d.iloc[-1]["beaten_rate"])
+    assert easiest == d.iloc[-1]["label"]
+    assert (value, low, high) == what_if("pirates_learned/pirates.md")
+
+
 def test_the_readme_pirate_numbers_are_results_pirates_csv():
+    """The weak-player contrast: the veteran's figures are results/pirates.csv's and
+    results/pirates.md's, with its command; what the README says changes with strength holds."""
     text = flat(README)
     assert flat(made_by("pirates.md")) in text
-    hardest, rate, level, easy_rate, easiest = re.search(
-        r"The hardest pirate is (\S+) at every level: the veteran beats it in ([\d.]+)% of its "
-        r"level-(\d) fights, against ([\d.]+)% for the easiest, ([^(]+?) \(", text).groups()
+    found = re.search(
+        r"The hardest pirate is (\S+) at every level\..*? of its level-(\d) fights, .*?"
+        r"A weaker player finds every pirate harder and the fair value lower: under the veteran "
+        r"the figures are ([\d.]+)% and ([\d.]+)% \(its easiest: ([^)]+)\) and the value "
+        r"([\d.]+) \(\[results/pirates\.md\]\(results/pirates\.md\), made by `([^`]+)`\)", text)
+    assert found, "the README no longer gives the veteran's figures"
+    hardest, level, rate, easy_rate, easiest, value, command = found.groups()
+    assert command == flat(made_by("pirates.md"))
+    assert "--policy veteran" in command
     table = pd.read_csv(ROOT / "results" / "pirates.csv")
     for _, d in table.groupby("level"):
         assert d.sort_values("rank").iloc[0]["label"] == hardest
     d = table[table["level"] == int(level)].sort_values("rank")
-    assert float(rate) == pytest.approx(100 * d.iloc[0]["beaten_rate"], abs=0.006)
-    assert float(easy_rate) == pytest.approx(100 * d.iloc[-1]["beaten_rate"], abs=0.006)
+    assert rate == percent(d.iloc[0]["beaten_rate"])
+    assert easy_rate == percent(d.iloc[-1]["beaten_rate"])
     assert easiest == d.iloc[-1]["label"]
+    assert value == what_if("pirates.md")[0]
+    # "every pirate harder and the fair value lower" than under learned
+    learned = pd.read_csv(ROOT / "results" / "pirates_learned" / "pirates.csv")
+    both = table.merge(learned, on=["level", "pirate"], suffixes=("_veteran", "_learned"))
+    assert len(both) == len(table) == len(learned)
+    assert (both["beaten_rate_veteran"] < both["beaten_rate_learned"]).all()
+    assert float(value) < float(what_if("pirates_learned/pirates.md")[0])
 
 
 def test_the_readme_strong_player_pirate_numbers_are_the_search_study():
-    low, high = re.search(r"the search beats every pirate in ([\d.]+)% to ([\d.]+)% of its "
+    low, high = re.search(r"[Tt]he search beats every pirate in ([\d.]+)% to ([\d.]+)% of its "
                           r"level-4 fights", flat(README)).groups()
     table = pd.read_csv(ROOT / "results" / "pirates_search" / "pirates.csv")
     d = table[table["level"] == 4]
