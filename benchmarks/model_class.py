@@ -23,20 +23,22 @@ from sim.lab.script import ArgumentParser  # noqa: E402
 
 
 def records(data: Path, rounds: int | None):
-    """The records of rounds 0 .. rounds-1 (None: every round) of the data folder and its
-    plan (plan.json)."""
-    from sim.lab.train import Plan, load_data
+    """The records of rounds 0 .. rounds-1 of the data folder (None: every chunk it holds)
+    and its plan (plan.json)."""
+    from sim.lab.train import Plan, chunks_kept, load_data
     try:
         saved = json.loads((data / "plan.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise UsageError(f"{data} is not a friday train data folder ({e})", "data") from None
     fields = {k: v for k, v in saved.items() if k in Plan.__dataclass_fields__
-              and k not in ("start", "warm")}
+              and k not in ("start", "warm", "rounds")}
     plan = Plan(**{**fields, "levels": tuple(saved["levels"])})
-    rounds = plan.rounds if rounds is None else rounds
-    if rounds > plan.rounds:
-        raise UsageError(f"the plan of {data} has {plan.rounds} rounds", "rounds")
-    return load_data(data, [(r, *c) for r in range(rounds) for c in plan.chunks(r)]), plan
+    wanted = range(20 if rounds is None else rounds)            # friday train: at most 20
+    chunks = chunks_kept(data, plan, wanted)
+    if not chunks or (rounds is not None and len(chunks) < rounds * len(plan.chunks(0))):
+        raise UsageError(f"{data} does not hold {rounds or 'any'} whole rounds of records",
+                         "rounds")
+    return load_data(data, chunks), plan
 
 
 def trees(X, y, held, args):
