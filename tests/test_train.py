@@ -5,6 +5,7 @@ is one error line before any game."""
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from helpers import COUNTED, interrupt_cli, run_cli, run_python
@@ -302,3 +303,92 @@ def test_a_data_folder_of_another_plan_is_refused(tmp_path):
     r = run_cli("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
     assert r.returncode == 2 and "another training plan" in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1
+
+
+def _fine_tuned(init: dict, X, y, check, epochs: int = 40):
+    from sklearn.neural_network import MLPRegressor
+    from sim.lab.train_fit import fine_tune
+    model = MLPRegressor(hidden_layer_sizes=(len(init["b1"]),), batch_size=64,
+                         learning_rate_init=1e-3, random_state=0)
+    n = fine_tune(model, X, y, check, init, epochs)
+    return model, n
+
+
+def _network(rng, n_in: int, hidden: int, scale: float = 1.0) -> dict:
+    return {"W1": rng.normal(0, scale, (n_in, hidden)), "b1": rng.normal(0, scale, hidden),
+            "w2": rng.normal(0, scale, hidden), "b2": float(rng.normal(0, scale))}
+
+
+def _predict(net: dict, X):
+    from sim.lab.train_fit import TARGET_SCALE
+    return TARGET_SCALE * (np.maximum(X @ net["W1"] + net["b1"], 0) @ net["w2"] + net["b2"])
+
+
+def test_a_warm_fit_starts_from_the_network_given_and_never_ends_worse_on_its_checks():
+    """--warm (train_fit.fine_tune): a start network that is already the answer is kept
+    exactly (no epoch beats it on the checking rows); a start near the answer is improved on
+    the checking rows; the same call gives the same weights."""
+    import numpy as np
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3000, 6))
+    check = np.arange(3000) % 10 == 3
+    teacher = _network(rng, 6, 8)
+    y = _predict(teacher, X)
+    kept, _ = _fine_tuned(teacher, X, y, check)
+    assert np.array_equal(kept.coefs_[0], teacher["W1"])
+    near = {k: v + 0.3 * rng.normal(size=np.shape(v)) for k, v in teacher.items()}
+    near["b2"] = float(near["b2"])
+    before = np.mean((_predict(near, X[check]) - y[check]) ** 2)
+    tuned, n = _fine_tuned(near, X, y, check)
+    after = np.mean((tuned.predict(X[check]) - y[check]) ** 2)
+    assert 1 <= n <= 40 and after < 0.5 * before
+    again, _ = _fine_tuned(near, X, y, check)
+    for a, b in zip(tuned.coefs_ + tuned.intercepts_, again.coefs_ + again.intercepts_):
+        assert np.array_equal(a, b)
+
+
+def test_warm_from_a_start_file_is_recorded_and_its_size_checked_first(tmp_path):
+    """--warm --start FILE: the plan records warm (plan.json and the weights file); a
+    --hidden other than the start network's is one error line before any game."""
+    shipped = ROOT / "policies" / "learned.json"
+    bad = run_cli("train", "--out", "w.json", "--data", "d", *TINY, "--start", str(shipped),
+                  "--warm", cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --hidden")
+    assert "128 hidden units" in bad.stderr and not list(tmp_path.glob("**/*.npz"))
+    args = [a if a != "4" or i != TINY.index("--hidden") + 1 else "128"
+            for i, a in enumerate(TINY)]
+    r = run_cli("train", "--out", "w.json", "--data", "d", *args, "--rounds", "1",
+                "--start", str(shipped), "--warm", "--workers", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    record = json.loads((tmp_path / "w.json").read_text())["record"]
+    assert record["plan"]["warm"] is True
+    assert record["model"].endswith("each fit started from the network before it")
+    assert json.loads((tmp_path / "d" / "plan.json").read_text())["warm"] is True
+
+
+def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
+    """benchmarks/model_class.py (the network against trees on the same records: the
+    held-out figures of each) and benchmarks/data_curve.py (the network fitted to a share of
+    the games: a weights file that learned plays, its record naming the share); a folder
+    that is not a train folder is one error line."""
+    r = run_cli("train", "--out", "w.json", "--data", "d", "--level", "4", "--games", "10",
+                "--rollouts", "3", "--hidden", "4", "--seed", "5", "--rounds", "1",
+                "--workers", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    m = run_python(ROOT / "benchmarks" / "model_class.py", "--data", "d", "--trees", "5",
+                   "--leaves", "4", cwd=tmp_path)
+    assert m.returncode == 0, m.stderr
+    rows = [line for line in m.stdout.splitlines() if line.startswith(("| network",
+                                                                     "| trees"))]
+    assert len(rows) == 2 and all(len(row.split(" | ")) == 5 for row in rows)
+    c = run_python(ROOT / "benchmarks" / "data_curve.py", "--data", "d", "--share", "0.5",
+                   "--out", "curve", cwd=tmp_path)
+    assert c.returncode == 0, c.stderr
+    record = json.loads((tmp_path / "curve_0.5.json").read_text())["record"]
+    assert record["data"]["share"] == 0.5
+    assert 0 < record["data"]["decisions"] < json.loads(
+        (tmp_path / "w.json").read_text())["record"]["data"]["decisions"]
+    bad = run_python(ROOT / "benchmarks" / "model_class.py", "--data", "nowhere",
+                     cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.startswith("error:")
+    assert len(bad.stderr.strip().splitlines()) == 1

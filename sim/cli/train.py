@@ -14,6 +14,9 @@ app = typer.Typer()
 ContinuationOpt = Annotated[str, typer.Option(help="who plays the continuations: veteran, or "
                                               "current (expert iteration: each round's own "
                                               "player)")]
+WarmOpt = Annotated[bool, typer.Option("--warm/--no-warm", help="start each round's fit from "
+                                       "the network before it (round 0: --start's file) "
+                                       "instead of random weights")]
 StartOpt = Annotated[str, typer.Option(help="round 0's player: veteran, or a weights file "
                                        "(learned[weights=FILE] plays it)")]
 
@@ -34,6 +37,7 @@ def train(
                                           "per decision, every legal action on each")] = 100,
     hidden: Annotated[int, typer.Option(min=1, max=1024, help="hidden units")] = 128,
     continuation: ContinuationOpt = "veteran", start: StartOpt = "veteran",
+    warm: WarmOpt = False,
     workers: Annotated[Optional[int], typer.Option(min=1, help="worker processes (default: "
                                                    "all cores)")] = None,
     force: ForceOpt = False, quiet: QuietOpt = False, cluster: ClusterOpt = None,
@@ -47,7 +51,7 @@ def train(
     from sim.lab.train import Plan, check_data_folder, check_paths, check_trainer
     check_trainer()
     plan = Plan(tuple(parse_levels(level)), seed, games, rounds, rollouts, hidden=hidden,
-                continuation=continuation, start=start)
+                continuation=continuation, start=start, warm=warm)
     check_paths(out, data)
     check_file(out, (".json",), force)
     check_data_folder(data, plan)

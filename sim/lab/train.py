@@ -58,6 +58,8 @@ class Plan:
     chunk: int = 10                 # games per chunk file
     continuation: str = "veteran"   # CONTINUATIONS: the rollout policy, or each round's behaviour
     start: str = "veteran"          # round 0's behaviour: the veteran, or a weights file
+    warm: bool = False              # each fit starts from the network before it (round 0:
+                                    # start's, if a weights file), not from random weights
 
     def chunks(self, rnd: int) -> list[tuple[int, int, int]]:
         """(level, first game, last game + 1) of each chunk of round ``rnd``."""
@@ -166,10 +168,10 @@ def load_data(data: Path, chunks) -> dict:
 def plan_dict(plan: Plan) -> dict:
     """The plan as recorded (plan.json, the weights file): every field, ``levels`` a list, a
     weights file of ``start`` as its content's hash (the records depend on the network, not
-    on where its file lies); ``continuation`` and ``start`` left out at their defaults, so a
-    data folder of a plan made before they existed is still this plan's."""
+    on where its file lies); ``continuation``, ``start`` and ``warm`` left out at their
+    defaults, so a data folder of a plan made before they existed is still this plan's."""
     out = json.loads(json.dumps(asdict(plan)))
-    for k in ("continuation", "start"):
+    for k in ("continuation", "start", "warm"):
         if out[k] == Plan.__dataclass_fields__[k].default:
             del out[k]
     if "start" in out:
@@ -191,7 +193,9 @@ def plan_record(plan: Plan, command: str, counts: dict, fit_figures: dict,
     return {"command": command, "plan": plan_dict(plan), **extra, "data": counts,
             "features": list(Lp.FEATURE_NAMES), "fit": fit_figures,
             "model": f"MLPRegressor (scikit-learn {sklearn.__version__}), one ReLU hidden "
-                     f"layer of {plan.hidden}, Adam, batch 256, early stopping on 10%"}
+                     f"layer of {plan.hidden}, Adam, batch 256, early stopping on 10%"
+                     + (", each fit started from the network before it" if plan.warm
+                        else "")}
 
 
 def round_record(plan: Plan, rnd: int, behaviour) -> dict:
@@ -227,11 +231,16 @@ def check_plan(plan: Plan):
     """The continuation is one of CONTINUATIONS and a ``start`` other than the veteran a
     weights file that policy learned plays (UsageError), before any work."""
     from policies import load_policy
+    from policies.learned import N_NAMED
     if plan.continuation not in CONTINUATIONS:
         raise UsageError(f"the continuation must be one of {', '.join(CONTINUATIONS)}, not "
                          f"{plan.continuation!r}", "continuation")
     if plan.start != "veteran":
-        load_policy(f"learned[weights={plan.start}]")
+        start = load_policy(f"learned[weights={plan.start}]")
+        hidden = int(start.params[N_NAMED + 1])
+        if plan.warm and hidden != plan.hidden:
+            raise UsageError(f"--warm starts the fit from {plan.start}, whose network has "
+                             f"{hidden} hidden units: give --hidden {hidden}", "hidden")
 
 
 def check_data_folder(data: Path, plan: Plan):
@@ -300,7 +309,9 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
     import tempfile
     from policies import load_policy
     check_data_folder(data, plan)
-    text, record, played = None, None, []
+    text, record, played, weights = None, None, [], None
+    first_net = (json.loads(Path(plan.start).read_text()) if plan.warm and
+                 plan.start != "veteran" else None)         # --warm: round 0's fit starts there
     with tempfile.TemporaryDirectory(prefix="friday-train-") as scratch:
         behaviour = (load_policy("veteran") if plan.start == "veteran" else
                      load_policy(f"learned[weights={plan.start},margin={plan.margin}]"))
@@ -314,7 +325,8 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
                 return None
             chunks = [(r, *c) for r in range(rnd + 1) for c in plan.chunks(r)]
             records = load_data(data, chunks)
-            weights, figures = fit(records, plan)
+            init = (first_net if rnd == 0 else weights) if plan.warm else None
+            weights, figures = fit(records, plan, init)
             counts = {"rounds": rnd + 1, "games": sum(c[3] - c[2] for c in chunks),
                       "decisions": int(len(records["game"])),
                       "candidates": int((records["legal"] >= 0).sum())}

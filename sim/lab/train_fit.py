@@ -32,10 +32,11 @@ def candidate_rows(data: dict):
     return X, y * TARGET_SCALE, np.repeat(np.arange(len(n)), n)
 
 
-def fit(data: dict, plan) -> tuple[dict, dict]:
+def fit(data: dict, plan, init: dict | None = None) -> tuple[dict, dict]:
     """The network fitted to the records (module docstring) as ``plan`` (sim.lab.train.Plan)
     says: its weights (W1, b1, w2, b2, the output in chance units) and accuracy figures on
-    the held-out games."""
+    the held-out games.  ``init`` (weights as this returns them): start from that network
+    instead of random weights (``--warm``, fine_tune)."""
     import warnings
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
@@ -45,17 +46,63 @@ def fit(data: dict, plan) -> tuple[dict, dict]:
     held = game_key[dec] % 10 == 7
     model = MLPRegressor(hidden_layer_sizes=(plan.hidden,), activation="relu",
                          alpha=plan.alpha, batch_size=256, learning_rate_init=1e-3,
-                         max_iter=plan.max_iter, early_stopping=True, n_iter_no_change=8,
+                         max_iter=plan.max_iter, early_stopping=init is None,
+                         n_iter_no_change=NO_CHANGE,
                          random_state=plan.seed)
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)     # said by the iterations
-        model.fit(X[~held], y[~held])
+        if init is None:
+            model.fit(X[~held], y[~held])
+            iterations = model.n_iter_
+        else:
+            check = game_key[dec[~held]] % 10 == 3
+            iterations = fine_tune(model, X[~held], y[~held], check, init, plan.max_iter)
         pred = model.predict(X)
     W1, w2 = model.coefs_
     b1, b2 = model.intercepts_
     weights = {"W1": W1.tolist(), "b1": b1.tolist(), "w2": (w2[:, 0] / TARGET_SCALE).tolist(),
                "b2": float(b2[0]) / TARGET_SCALE}
-    return weights, accuracy(pred, y, dec, held, model.n_iter_)
+    return weights, accuracy(pred, y, dec, held, iterations)
+
+
+NO_CHANGE = 8                       # epochs without a better checking loss: the fit stops
+
+
+def fine_tune(model, X, y, check, init: dict, max_iter: int) -> int:
+    """Fit ``model`` (an MLPRegressor not yet fitted) starting from the network ``init``:
+    epochs of partial_fit on the rows not in ``check``, stopped after NO_CHANGE epochs
+    without a lower squared error on the ``check`` rows (the games' own early stopping;
+    the start network's error is the first to beat), the best epoch's weights kept.
+    Returns the epochs run.  Games too few to give both kinds of rows: every tenth row
+    checks; rows too few for that: no epoch, the start network kept."""
+    if not check.any() or check.all():
+        check = np.arange(len(y)) % 10 == 3
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)            # a batch of one row
+        model.partial_fit(X[:1], y[:1])         # allocates the layers (public API)
+    start = [np.asarray(init["W1"]), np.asarray(init["w2"])[:, None] * TARGET_SCALE,
+             np.asarray(init["b1"]), np.array([init["b2"]]) * TARGET_SCALE]
+    for have, want in zip(model.coefs_ + model.intercepts_, start):
+        have[...] = want                        # in place: the optimizer holds these arrays
+    layers = model.coefs_ + model.intercepts_
+    if not check.any() or check.all():
+        return 0
+
+    def check_loss() -> float:
+        return float(np.mean((model.predict(X[check]) - y[check]) ** 2))
+
+    best, best_loss, stale, epoch = [a.copy() for a in layers], check_loss(), 0, 0
+    while epoch < max_iter and stale < NO_CHANGE:
+        model.partial_fit(X[~check], y[~check])
+        epoch += 1
+        loss = check_loss()
+        stale = 0 if loss < best_loss else stale + 1
+        if loss < best_loss:
+            best, best_loss = [a.copy() for a in layers], loss
+    for have, want in zip(layers, best):
+        have[...] = want
+    return epoch
 
 
 def accuracy(pred, y, dec, held, iterations: int) -> dict:
