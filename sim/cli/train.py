@@ -56,16 +56,18 @@ def train(
     check_file(out, (".json",), force)
     check_data_folder(data, plan)
     made_by = command_line()
-    typer.echo(f"friday train: levels {','.join(map(str, plan.levels))}, {games} games per "
-               f"level in each of {rounds} rounds (seed {seed}), {rollouts} continuations per "
-               f"decision played by {_who(continuation)}, records in {data}/")
+    _announce(plan, data)
     with cluster_or_none(cluster) as dask:
         result = _run(plan, data, made_by, _backend(dask, workers, plan.chunk), quiet)
     _write(out, *result)
 
 
-def _who(continuation: str) -> str:
-    return "the veteran" if continuation == "veteran" else "each round's player"
+def _announce(plan, data: Path):
+    who = "the veteran" if plan.continuation == "veteran" else "each round's player"
+    typer.echo(f"friday train: levels {','.join(map(str, plan.levels))}, {plan.games} games "
+               f"per level in each of {plan.rounds} rounds (seed {plan.seed}), "
+               f"{plan.rollouts} continuations per decision played by {who}, records in "
+               f"{data}/")
 
 
 def _backend(dask, workers, chunk):
