@@ -392,3 +392,31 @@ def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
                      cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_in_the_fit_is_a_keyboard_interrupt_not_a_half_fitted_network(monkeypatch):
+    """scikit-learn catches Ctrl-C inside MLPRegressor.fit, warns and returns the network as
+    it stands; train_fit.fit raises KeyboardInterrupt instead, so friday train writes no
+    weights file and keeps the gathered chunks (sim.lab.train)."""
+    from types import SimpleNamespace
+    from sklearn.neural_network import MLPRegressor
+    import sim.lab.train_fit as F
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(2000, 6))
+    dec = np.arange(2000) // 4
+    monkeypatch.setattr(F, "candidate_rows", lambda data: (X, X[:, 0], dec))
+    data = {"game": np.arange(500), "level": np.ones(500, dtype=np.int64)}
+    plan = SimpleNamespace(hidden=4, alpha=1e-4, max_iter=30, seed=0)
+    calls = []
+    backprop = MLPRegressor._backprop
+
+    def pressed_on_the_fifth_batch(self, *args, **kw):
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return backprop(self, *args, **kw)
+
+    monkeypatch.setattr(MLPRegressor, "_backprop", pressed_on_the_fifth_batch)
+    with pytest.raises(KeyboardInterrupt):
+        F.fit(data, plan)
+    assert len(calls) == 5

@@ -326,7 +326,10 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
             chunks = [(r, *c) for r in range(rnd + 1) for c in plan.chunks(r)]
             records = load_data(data, chunks)
             init = (first_net if rnd == 0 else weights) if plan.warm else None
-            weights, figures = fit(records, plan, init)
+            try:
+                weights, figures = fit(records, plan, init)
+            except KeyboardInterrupt:
+                return None         # Ctrl-C in the fit: the gathered chunks are kept
             counts = {"rounds": rnd + 1, "games": sum(c[3] - c[2] for c in chunks),
                       "decisions": int(len(records["game"])),
                       "candidates": int((records["legal"] >= 0).sum())}

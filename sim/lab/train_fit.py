@@ -49,7 +49,7 @@ def fit(data: dict, plan, init: dict | None = None) -> tuple[dict, dict]:
                          max_iter=plan.max_iter, early_stopping=init is None,
                          n_iter_no_change=NO_CHANGE,
                          random_state=plan.seed)
-    with threadpool_limits(1), warnings.catch_warnings():
+    with threadpool_limits(1), warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("ignore", ConvergenceWarning)     # said by the iterations
         if init is None:
             model.fit(X[~held], y[~held])
@@ -57,6 +57,11 @@ def fit(data: dict, plan, init: dict | None = None) -> tuple[dict, dict]:
         else:
             check = game_key[dec[~held]] % 10 == 3
             iterations = fine_tune(model, X[~held], y[~held], check, init, plan.max_iter)
+    for w in said:
+        if INTERRUPTED in str(w.message):
+            raise KeyboardInterrupt     # scikit-learn returns a half-fitted network on Ctrl-C
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    with threadpool_limits(1):
         pred = model.predict(X)
     W1, w2 = model.coefs_
     b1, b2 = model.intercepts_
@@ -65,6 +70,7 @@ def fit(data: dict, plan, init: dict | None = None) -> tuple[dict, dict]:
     return weights, accuracy(pred, y, dec, held, iterations)
 
 
+INTERRUPTED = "Training interrupted by user"   # scikit-learn's words for Ctrl-C
 NO_CHANGE = 8                       # epochs without a better checking loss: the fit stops
 
 
