@@ -10,7 +10,11 @@ core is sim.fast.search; this module is its Policy: parameters, checks, spec.
 Parameters: ``rollouts`` (K), ``margin`` (1..K), ``kinds`` (the decision kinds searched,
 ``+``-separated: hazard, pirate, fight (where ending is legal), short (a pirate fight
       below its value, where it is not), target, more, sort, destroy, or ``all``), ``base``
-(a built-in policy name or file.py:function, at its defaults), ``budget`` (rollouts per
+(a built-in policy name or file.py:function, at its defaults), ``keep`` (the policy whose
+action stands unless another wins ``margin`` more continuations: ``base``, the default, or a
+stronger policy whose parameters begin with the base's, as ``learned``'s begin with the
+``veteran``'s: the continuations stay the base's, the choice that stands is ``keep``'s at one
+call per decision; docs/explanation/search.md), ``budget`` (rollouts per
 decision over all candidates, 0: no limit; K is cut to budget // candidates), ``prune``
 (z > 0: also drop a candidate that is z standard deviations short of the margin; 0: exact
 pruning only, the decision every K rollouts would give).
@@ -28,7 +32,7 @@ NAME = "search"
 DESCRIPTION = ("rollout search (fair information: hidden stacks resampled) over a base policy; "
                "fast engine only, about a second per game")
 PARAMS = {"rollouts": 224.0, "margin": 5.0, "budget": 0.0, "prune": 1.0}
-TEXT_PARAMS = {"base": "veteran", "kinds": "hazard+fight"}
+TEXT_PARAMS = {"base": "veteran", "kinds": "hazard+fight", "keep": "base"}
 MAX_ROLLOUTS = 1 << 20
 decide = None       # the games run in sim.fast.search; SearchPolicy.decide is the base's
 
@@ -65,6 +69,20 @@ def base_policy(name: str) -> Policy:
                      f"{', '.join(plain)} or path/to/file.py:function")
 
 
+def keep_policy(name: str, base_name: str, base: Policy) -> Policy | None:
+    """The policy named by ``keep`` (None: the base itself); its parameters must begin with
+    the base's, since the continuations' base reads them from the same vector."""
+    if name in ("base", base_name):
+        return None
+    kept = base_policy(name)
+    n = len(base.params)
+    if len(kept.params) < n or not np.array_equal(kept.params[:n], base.params):
+        raise UsageError(f"search parameter keep={name} needs the base's parameters at the start "
+                         f"of its own, and base={base_name}'s are not: keep=learned goes with "
+                         "base=veteran at its defaults")
+    return kept
+
+
 def _whole(name, value, low, high=None) -> int:
     if value != math.floor(value) or value < low or (high is not None and value > high):
         span = f"{low}..{high}" if high is not None else f">= {low}"
@@ -92,6 +110,7 @@ class SearchPolicy(Policy):
         super().__init__(name, base.decide, params if params is not None else PARAMS,
                          description)
         self.base_policy = base
+        self.keep_policy = keep_policy(text.get("keep", "base"), text["base"], base)
         self.text_params = text
         values = dict(zip(self.param_names, self.params))
         k = _whole("rollouts", values["rollouts"], 1, MAX_ROLLOUTS)
@@ -131,12 +150,20 @@ class SearchPolicy(Policy):
                                                           self.params.tolist()))}}
 
     def header(self) -> str:
+        keep = "" if self.keep_policy is None else f", keep {self.text_params['keep']}"
         return (super().header() + f" (base {self.text_params['base']}, kinds "
-                f"{self.text_params['kinds']})")
+                f"{self.text_params['kinds']}{keep})")
 
     # --- the fast engine's runner (sim.contract.player) ----------------------------------
     def base_params(self) -> np.ndarray:
-        return np.ascontiguousarray(self.base_policy.params, dtype=np.float64)
+        """The state's parameters: the kept policy's (they begin with the base's)."""
+        kept = self.keep_policy or self.base_policy
+        return np.ascontiguousarray(kept.params, dtype=np.float64)
+
+    def keep_function(self, f):
+        """The compiled decide of the policy whose action stands (``f``: the base's)."""
+        from sim.fast.ask import policy_function
+        return f if self.keep_policy is None else policy_function(self.keep_policy)
 
     def runner(self):
         from policies.search_run import SearchRunner

@@ -53,17 +53,17 @@ def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
     n = int(n_games)
     summary = out.shape[1] == 1
     rows = np.zeros((n, N_ROW), np.int64) if summary else out
-    base = policy.base_params()
+    base, keep = policy.base_params(), policy.keep_function(f)
     if policy.log is None:
-        X.entry("batch")(f, T, base, policy.sp, level, seed, first_game, n, opts, rows,
+        X.entry("batch")(f, keep, T, base, policy.sp, level, seed, first_game, n, opts, rows,
                          np.zeros((1, 1), np.int64), np.zeros(1, np.int64))
     else:
         for a in range(0, n, LOG_GAMES):
             b = min(n, a + LOG_GAMES)
             LOG = np.zeros(((b - a) * X.LOG_CAP, X.LOG_W), np.int64)
             NLOG = np.zeros(b - a, np.int64)
-            X.entry("batch")(f, T, base, policy.sp, level, seed, first_game + a, b - a, opts,
-                             rows[a:b], LOG, NLOG)
+            X.entry("batch")(f, keep, T, base, policy.sp, level, seed, first_game + a, b - a,
+                             opts, rows[a:b], LOG, NLOG)
             policy.log.append(log_frame(level, LOG, NLOG, X.LOG_CAP))
     if summary:
         aggs[:] = 0
@@ -75,8 +75,8 @@ def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
 def single(policy, f, g, D):
     """runner's single entry for a search policy (sim.fast.api.play_fast): ``g.R`` holds the
     engine stream's start, from which the search stream derives as in the batch (sim.rng)."""
-    X.entry("single")(f, g._replace(prm=policy.base_params()), D, policy.sp,
-                      np.uint64(search_stream_start(g.R[0])))
+    X.entry("single")(f, policy.keep_function(f), g._replace(prm=policy.base_params()), D,
+                      policy.sp, np.uint64(search_stream_start(g.R[0])))
 
 
 def decide_at(policy, game, log: bool = False):
@@ -85,8 +85,9 @@ def decide_at(policy, game, log: bool = False):
     when the decision was not searched)."""
     LOG = np.zeros((1, X.LOG_W) if log else (1, 1), np.int64)
     sr0 = np.uint64(search_stream_start(np.uint64(engine_stream_start(game.seed, game.game))))
-    a = int(X.entry("decide")(game.arrays._replace(prm=policy.base_params()),
-                              policy_function(policy), policy.sp, sr0, LOG))
+    f = policy_function(policy)
+    a = int(X.entry("decide")(game.arrays._replace(prm=policy.base_params()), f,
+                              policy.keep_function(f), policy.sp, sr0, LOG))
     action = -1 - a if a < 0 else a             # -1 - action: the decision was searched
     if not log or a >= 0:
         return (action, None) if log else action

@@ -20,7 +20,7 @@ from sim.errors import UsageError
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # parameters whose value may be a name, not a number (the search policy: base=cull-green,
 # kinds=hazard+fight; the learned policy: weights=FILE.json); the policy checks it when loaded
-TEXT_PARAMS = ("base", "kinds", "weights")
+TEXT_PARAMS = ("base", "kinds", "keep", "weights")
 _TEXT = re.compile(r"[A-Za-z0-9_.+/:-]+\Z")
 USAGE = "write NAME[PARAM=VALUE,...] or file.py:function[PARAM=VALUE,...]"
 

@@ -16,6 +16,7 @@ from sim.fast import layout as Y
 from sim.fast import play_fast, run_batch
 from policies.search_log import decision_log
 from policies.search_run import LOG_COLUMNS, decide_at
+from sim.actions import action_name
 from sim.errors import UsageError
 
 from helpers import run_cli
@@ -64,6 +65,10 @@ BAD = [
     (["simulate", "--policy", "search[base=nosuch]"], "unknown base policy 'nosuch'"),
     (["simulate", "--policy", "search[base=search]"], "unknown base policy 'search'"),
     (["simulate", "--policy", "search[prune=-1]"], "prune must be >= 0"),
+    (["simulate", "--policy", "search[base=expert,keep=learned]"],
+     "keep=learned needs the base's parameters"),
+    (["simulate", "--policy", "search[keep=search]"], "unknown base policy 'search'"),
+    (["simulate", "--policy", "search[keep=lerned]"], "unknown base policy 'lerned'"),
     (["simulate", "--policy", "search[depth=3]"], "no parameter 'depth'"),
     (["simulate", "--policy", "search", "--param", "rollouts=abc"], "must be a finite number"),
     (["simulate", "--policy", "search", "--engine", "reference"], "fast engine only"),
@@ -114,12 +119,14 @@ def _positions(level, seed, game, kinds=("hazard", "fight"), per_kind=3):
         g.step(g.policy_action("expert"))
 
 
-def test_decisions_do_not_change_when_only_the_true_hidden_order_changes():
+@pytest.mark.parametrize("spec", ["search[rollouts=16,margin=1,kinds=all]",
+                                  "search[rollouts=16,margin=3,kinds=all,keep=learned]"])
+def test_decisions_do_not_change_when_only_the_true_hidden_order_changes(spec):
     """At hazard and fight decisions of a level-4 game: a copy whose hidden stacks were
     redrawn (same observation, other true order) gets the same action from the same search
     stream, with the same rollout wins per candidate; the hidden orders really differ.  Every
-    kind is searched (``kinds=all``), the short fight decisions included."""
-    p = load_policy("search[rollouts=16,margin=1,kinds=all]")
+    kind is searched (``kinds=all``), the short fight decisions included; with ``keep`` too."""
+    p = load_policy(spec)
     informative = 0
     for g in _positions(4, 3, 0):
         other = g.resampled(seed=99)
@@ -133,6 +140,30 @@ def test_decisions_do_not_change_when_only_the_true_hidden_order_changes():
         assert list(row["candidate_rollouts"]) == list(row2["candidate_rollouts"])
         informative += len(set(row["wins"])) > 1
     assert informative > 0           # some decision where the candidates scored differently
+
+
+def test_keep_names_the_action_that_stands_and_the_base_still_plays_the_continuations():
+    """search[keep=learned]: at every searched decision the action that stands unless
+    overruled (the log's base_action) is learned's, where the plain search's is the
+    veteran's; their rollout wins differ only through that choice (the continuations are
+    the veteran's in both: a candidate tried by both scores the same); keep=veteran is the
+    plain search."""
+    plain = load_policy("search[rollouts=12,margin=2,kinds=all]")
+    kept = load_policy("search[rollouts=12,margin=2,kinds=all,keep=learned]")
+    assert load_policy("search[keep=veteran]").keep_policy is None
+    assert "keep learned" in kept.header() and kept.record()["search"]["keep"] == "learned"
+    differ = 0
+    for g in _positions(4, 3, 0, per_kind=6):
+        a, row = decide_at(plain, g, log=True)
+        b, row2 = decide_at(kept, g, log=True)
+        assert row["base_action"] == action_name(g.policy_action("veteran"))
+        assert row2["base_action"] == action_name(g.policy_action("learned"))
+        assert row["candidates"] == row2["candidates"]
+        full = [i for i, (n, m) in enumerate(zip(row["candidate_rollouts"],
+                                                 row2["candidate_rollouts"])) if n == m == 12]
+        assert all(row["wins"][i] == row2["wins"][i] for i in full)
+        differ += row["base_action"] != row2["base_action"]
+    assert differ > 0                # some position where learned keeps another action
 
 
 def test_the_unfair_clairvoyant_is_labelled_and_really_sees_the_hidden_order():

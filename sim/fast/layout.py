@@ -151,6 +151,7 @@ POLICY_TYPE = types.FunctionType(POLICY_SIG)
 # the type of each argument of the jitted entry points, by its name (numba_wall.signature_of)
 _I = types.int64
 ARG_TYPES = {"g": G_TYPE, "T": A_I64_2, "prm": A_F64, "D": A_I64_2, "f": POLICY_TYPE,
+             "keep": POLICY_TYPE,
              "level": _I, "seed": _I, "first_game": _I, "n_games": _I, "start": _I, "stop": _I,
              "game": _I, "opts": A_I64, "out": A_I64_2, "row": A_I64, "agg": A_I64,
              "aggs": A_I64_2, "summary": types.boolean, "sp": A_F64, "sr0": types.uint64,

@@ -4,9 +4,10 @@ At a searched decision every legal candidate action is scored on the same K cont
 (common random numbers): continuation k starts from ``resample_hidden`` of a clone of the
 game (a determinization: every order the player cannot know redrawn, R1.4, from a stream of
 (seed, game, decision, k)), the candidate is played, and the base policy plays the game out;
-the candidate scores 1 if the game is won.  The base policy's own choice is replaced only by
-a candidate that wins at least ``margin`` more of the K continuations (the most such wins;
-ties to the lower action id).  The true hidden order is never read: the rollouts see only
+the candidate scores 1 if the game is won.  The kept policy's choice (``keep``: the base
+policy's unless the player names another, policies.search) is replaced only by a candidate
+that wins at least ``margin`` more of the K continuations (the most such wins; ties to the
+lower action id).  The true hidden order is never read: the rollouts see only
 the resampled copies, and the decision streams derive from (seed, game, decision index).
 
 Pruning (``_prune``): a candidate that can no longer reach ``margin`` over the base choice
@@ -146,13 +147,14 @@ def _prune(k, K, bi, n, wins, up, alive, margin, z):
 
 
 @lean_jit
-def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
-    """The searched action at the decision ``gp`` waits for (module docstring).  ``W``:
+def search_decision(gp, dp, tp, f, keep, sp, seed0, W, rk, LOG, row):
+    """The searched action at the decision ``gp`` waits for (module docstring): ``keep``'s
+    action unless another wins ``margin`` more continuations played by ``f``.  ``W``:
     int64[5, L_SIZE] scratch (candidates, wins, rollouts, alive, wins where the base lost);
     ``rk`` uint64[1], the continuations' stream; ``seed0`` the decision's stream start; the log row ``LOG[row]`` is written when ``row >= 0``."""
     S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
     n = S[S_NLEGAL]
-    base = f(gp)
+    base = keep(gp)
     cand, wins, tried, alive = W[0], W[1], W[2], W[3]
     up = W[4]
     bi = -1
@@ -213,23 +215,23 @@ def search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row):
 
 
 @lean_jit
-def choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row):
-    """The search player's action at the current decision: the only legal one, the base
-    policy's where the kind is not searched, else ``search_decision``'s.  Returns (action,
-    whether it was searched)."""
+def choose(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, row):
+    """The search player's action at the current decision: the only legal one, the kept
+    policy's (``keep``: the base or the player's ``keep``) where the kind is not searched, else
+    ``search_decision``'s.  Returns (action, whether it was searched)."""
     S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
     n = S[S_NLEGAL]
     if n == 1:
         return L[0], False
     kinds = np.int64(sp[SP_KINDS])
     if (kinds >> kind_bit(obs[O.O_PHASE], L)) & 1 == 0:
-        return f(gp), False
+        return keep(gp), False
     seed0 = search_decision_start(sr0, S[S_DECISIONS])
-    return search_decision(gp, dp, tp, f, sp, seed0, W, rk, LOG, row), True
+    return search_decision(gp, dp, tp, f, keep, sp, seed0, W, rk, LOG, row), True
 
 
 @lean_jit
-def search_play(gp, dp, tp, f, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
+def search_play(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
     """Play the game behind ``gp`` to its end with the search player; searched decisions
     are logged to LOG[slot * cap + j] (j < cap; NLOG[slot] counts them, also past cap)
     when ``cap > 0``."""
@@ -238,7 +240,7 @@ def search_play(gp, dp, tp, f, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
         row = -1
         if cap > 0 and NLOG[slot] < cap:
             row = slot * cap + NLOG[slot]
-        a, searched = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, row)
+        a, searched = choose(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, row)
         if searched and cap > 0:
             if row >= 0:
                 LOG[row, LG_GAME] = game
@@ -251,44 +253,45 @@ def search_play(gp, dp, tp, f, sp, sr0, W, rk, LOG, NLOG, slot, cap, game):
 # alive until it returns.
 
 @njit(cache=True)
-def _one_game(f, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, cap):
+def _one_game(f, keep, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, cap):
     """Game ``game`` of ``seed`` with the search player; its result row into ``outrow``."""
-    _search_game(new_state(T, prm), new_state(T, prm), new_state(T, prm), f, sp, level, seed,
-                 game, opts, outrow, np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64),
-                 LOG, NLOG, slot, cap, np.zeros((1, 1), np.int64))
+    _search_game(new_state(T, prm), new_state(T, prm), new_state(T, prm), f, keep, sp, level,
+                 seed, game, opts, outrow, np.zeros((5, L_SIZE), np.int64),
+                 np.zeros(1, np.uint64), LOG, NLOG, slot, cap, np.zeros((1, 1), np.int64))
 
 
 @lean_jit
-def _search_game(g, d, t, f, sp, level, seed, game, opts, outrow, W, rk, LOG, NLOG, slot, cap,
-                 D):
+def _search_game(g, d, t, f, keep, sp, level, seed, game, opts, outrow, W, rk, LOG, NLOG, slot,
+                 cap, D):
     reset(g.S, g.P, g.obs, level, opts, 0, 0)
     g.R[0] = stream_start(seed, game, np.int64(0))
     g.PR[0] = stream_start(seed, game, np.int64(1))
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
     start_game(gp, D)
-    search_play(gp, dp, tp, f, sp, search_stream(seed, game), W, rk, LOG, NLOG, slot, cap,
+    search_play(gp, dp, tp, f, keep, sp, search_stream(seed, game), W, rk, LOG, NLOG, slot, cap,
                 game)
     write_row(g.S, g.P, outrow, game)
 
 
-def _batch_py(f, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, NLOG):
+def _batch_py(f, keep, T, prm, sp, level, seed, first_game, n_games, opts, out, LOG, NLOG):
     """Games first_game .. first_game+n_games-1 in parallel (one per iteration: results do
     not depend on the threads); rows into ``out``; the decision log when LOG has rows."""
     cap = LOG.shape[0] // n_games if LOG.shape[0] > 1 else 0
     for i in prange(n_games):
-        _one_game(f, T, prm, sp, level, seed, first_game + i, opts, out[i], LOG, NLOG, i, cap)
+        _one_game(f, keep, T, prm, sp, level, seed, first_game + i, opts, out[i], LOG, NLOG, i,
+                  cap)
 
 
-def _single_py(f, g, D, sp, sr0):
+def _single_py(f, keep, g, D, sp, sr0):
     """One game on a reset state whose streams are set (sim.fast.api.play_fast: trace,
     decision record)."""
-    _single_game(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, sp, sr0,
+    _single_game(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, keep, sp, sr0,
                  np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64),
                  np.zeros((1, 1), np.int64), D)
 
 
 @lean_jit
-def _single_game(g, d, t, f, sp, sr0, W, rk, LOG, D):
+def _single_game(g, d, t, f, keep, sp, sr0, W, rk, LOG, D):
     S = g.S
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
     start_game(gp, D)
@@ -298,22 +301,22 @@ def _single_game(g, d, t, f, sp, sr0, W, rk, LOG, D):
             S[S_OVER] = 1
             finish(gp)
             break
-        a, _ = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, -1)
+        a, _ = choose(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, -1)
         step(gp, a)
 
 
-def _decide_py(g, f, sp, sr0, LOG):
+def _decide_py(g, f, keep, sp, sr0, LOG):
     """The search player's action at the state's decision (sim.play.Game); LOG (1 x LOG_W,
     or 1 x 1 for none) receives the log row of a searched decision.  Returns the action,
     or -1 - action when the decision was searched."""
-    return _decision(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, sp, sr0,
+    return _decision(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, keep, sp, sr0,
                      np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64), LOG)
 
 
 @lean_jit
-def _decision(g, d, t, f, sp, sr0, W, rk, LOG):
+def _decision(g, d, t, f, keep, sp, sr0, W, rk, LOG):
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
-    a, searched = choose(gp, dp, tp, f, sp, sr0, W, rk, LOG, 0 if LOG.shape[1] > 1 else -1)
+    a, searched = choose(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, 0 if LOG.shape[1] > 1 else -1)
     return -1 - a if searched else a
 
 
