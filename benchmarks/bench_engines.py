@@ -14,8 +14,9 @@
 * with --base COMMIT: this engine against COMMIT's, in one run: COMMIT is checked out in a
   temporary git worktree (outside the repository, removed afterwards), each engine runs in its
   own long-lived process, and the timings alternate between the two (best of --repeat each),
-  games/s per policy, level and thread count, results checked equal; plus both cold compiles
-  (not with --no-compile).
+  games/s per policy, level and thread count, results checked equal (first on min(1000,
+  --games) games, warmed up on min(100, --games)); plus both cold compiles (not with
+  --no-compile).
 """
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ print("ready", flush=True)
 for line in sys.stdin:
     name, level, threads, n = line.split()
     pol = load_policy(name)
-    run_batch(int(level), 1, 0, 100, pol, threads=int(threads))
+    run_batch(int(level), 1, 0, min(100, int(n)), pol, threads=int(threads))
     t = time.perf_counter()
     r = run_batch(int(level), 1, 0, int(n), pol, threads=int(threads))
     dt = time.perf_counter() - t
@@ -117,9 +118,10 @@ def _compare(a, names, print):
             print(f"JIT first compile (empty cache, `warm_up({names[-1]!r})`, a fresh process "
                   f"each): {a.base} {cold['base']:.1f} s, this engine {cold['new']:.1f} s.\n")
         workers = {"base": _Worker(base_root), "new": _Worker(ROOT)}
+        check = min(1000, a.games)      # (a search game takes seconds: --games 30 checks 30)
         for name in names:              # before any timing: a late disagreement loses the run
             for level in a.levels:
-                sums = {label: w.time(name, level, 1, 1000)[1] for label, w in workers.items()}
+                sums = {label: w.time(name, level, 1, check)[1] for label, w in workers.items()}
                 if sums["base"] != sums["new"]:
                     raise SystemExit(f"error: {name} plays other games at level {level} than at "
                                      f"{a.base} ({sums}): its policy file or the engine changed "
@@ -140,7 +142,7 @@ def _compare(a, names, print):
                     if sums["base"] != sums["new"]:
                         raise SystemExit(f"the engines disagree: {name} level {level}: {sums}")
                     rb, rn = a.games / best["base"], a.games / best["new"]
-                    print(f"| {name} | {level} | {th} | {rb:,.0f} | {rn:,.0f} | {rn / rb:.2f}x |")
+                    print(f"| {name} | {level} | {th} | {_rate(rb)} | {_rate(rn)} | {rn / rb:.2f}x |")
         for w in workers.values():
             w.close()
     finally:
@@ -149,6 +151,11 @@ def _compare(a, names, print):
         subprocess.run(["git", "worktree", "prune"], cwd=ROOT, capture_output=True)
         import shutil
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _rate(games_per_s: float) -> str:
+    """Games per second, to three figures below 100 (a search plays a game in seconds)."""
+    return f"{games_per_s:,.0f}" if games_per_s >= 100 else f"{games_per_s:.3g}"
 
 
 def _run(code: str, env=None) -> str:
