@@ -52,8 +52,9 @@ def parse_kinds(text: str) -> int:
     return mask
 
 
-def base_policy(name: str) -> Policy:
-    """The base policy named ``name``: a built-in (not search) or file.py:function."""
+def base_policy(name: str, role: str = "base") -> Policy:
+    """The ``role`` policy (base, keep) named ``name``: a built-in (not search) or
+    file.py:function."""
     from policies.files import load_file_policy
     from policies.players import PLAYERS, builtin_policy
     from policies.policy import variant
@@ -65,7 +66,7 @@ def base_policy(name: str) -> Policy:
         parsed = parse_policy_spec(name)
         policy = load_file_policy(parsed.base)
         return variant(policy, dict(parsed.params)) if parsed.params else policy
-    raise UsageError(f"unknown base policy {name!r} for search: choose one of "
+    raise UsageError(f"unknown {role} policy {name!r} for search: choose one of "
                      f"{', '.join(plain)} or path/to/file.py:function")
 
 
@@ -74,7 +75,7 @@ def keep_policy(name: str, base_name: str, base: Policy) -> Policy | None:
     the base's, since the continuations' base reads them from the same vector."""
     if name in ("base", base_name):
         return None
-    kept = base_policy(name)
+    kept = base_policy(name, "keep")
     n = len(base.params)
     if len(kept.params) < n or not np.array_equal(kept.params[:n], base.params):
         raise UsageError(f"search parameter keep={name} needs the base's parameters at the start "
