@@ -66,21 +66,23 @@ def base_policy(name: str, role: str = "base") -> Policy:
         parsed = parse_policy_spec(name)
         policy = load_file_policy(parsed.base)
         return variant(policy, dict(parsed.params)) if parsed.params else policy
+    choices = (["base"] if role == "keep" else []) + plain
     raise UsageError(f"unknown {role} policy {name!r} for search: choose one of "
-                     f"{', '.join(plain)} or path/to/file.py:function")
+                     f"{', '.join(choices)} or path/to/file.py:function")
 
 
 def keep_policy(name: str, base_name: str, base: Policy) -> Policy | None:
     """The policy named by ``keep`` (None: the base itself); its parameters must begin with
-    the base's, since the continuations' base reads them from the same vector."""
+    the base's, since the continuations' base reads them from the same, longer vector (a base
+    from a file must not depend on its length)."""
     if name in ("base", base_name):
         return None
     kept = base_policy(name, "keep")
     n = len(base.params)
     if len(kept.params) < n or not np.array_equal(kept.params[:n], base.params):
-        raise UsageError(f"search parameter keep={name} needs the base's parameters at the start "
-                         f"of its own, and base={base_name}'s are not: keep=learned goes with "
-                         "base=veteran at its defaults")
+        raise UsageError(f"search parameter keep={name}: its parameters must begin with "
+                         f"base={base_name}'s, and they do not (keep=learned goes with "
+                         "base=veteran)")
     return kept
 
 
@@ -146,7 +148,11 @@ class SearchPolicy(Policy):
                          "hidden stacks): use engine='fast' (the reference engine cannot run it)")
 
     def record(self) -> dict:
-        return {**super().record(), "search": {**self.text_params,
+        """The spec's record; ``keep`` only when it names another policy than the base (the
+        default's record, and so its cached results, stay as before keep existed)."""
+        text = {k: v for k, v in self.text_params.items()
+                if k != "keep" or self.keep_policy is not None}
+        return {**super().record(), "search": {**text,
                                                **dict(zip(self.param_names,
                                                           self.params.tolist()))}}
 

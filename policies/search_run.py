@@ -3,9 +3,10 @@ entries the fast engine calls in place of its own (sim.contract.player.Runner), 
 a ``sim.Game``, and the decision log's frames (its games: policies.search_log).
 
 The log has one row per searched decision (``LOG_COLUMNS``): level, game, decision index,
-kind of decision (phase), the base policy's action, the action chosen, whether it differs,
-the rollouts spent, the candidates with their rollouts and wins, and the observation (without
-its static card-table block, ``sim.observation`` indices below ``CT``).
+kind of decision (phase), the action that would stand (the base's, or ``keep``'s), the action
+chosen, whether it differs, the rollouts spent, the candidates with their rollouts and wins,
+and the observation (without its static card-table block, ``sim.observation`` indices below
+``CT``).
 """
 from __future__ import annotations
 

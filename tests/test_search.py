@@ -66,7 +66,7 @@ BAD = [
     (["simulate", "--policy", "search[base=search]"], "unknown base policy 'search'"),
     (["simulate", "--policy", "search[prune=-1]"], "prune must be >= 0"),
     (["simulate", "--policy", "search[base=expert,keep=learned]"],
-     "keep=learned needs the base's parameters"),
+     "keep=learned: its parameters must begin with base=expert's"),
     (["simulate", "--policy", "search[keep=search]"], "unknown keep policy 'search'"),
     (["simulate", "--policy", "search[keep=lerned]"], "unknown keep policy 'lerned'"),
     (["simulate", "--policy", "search[depth=3]"], "no parameter 'depth'"),
@@ -150,7 +150,9 @@ def test_keep_names_the_action_that_stands_and_the_base_still_plays_the_continua
     plain search."""
     plain = load_policy("search[rollouts=12,margin=2,kinds=all]")
     kept = load_policy("search[rollouts=12,margin=2,kinds=all,keep=learned]")
-    assert load_policy("search[keep=veteran]").keep_policy is None
+    default = load_policy("search[keep=veteran]")
+    assert default.keep_policy is None and "keep" not in default.record()["search"]
+    assert default.record()["search"] == load_policy("search").record()["search"]
     assert "keep learned" in kept.header() and kept.record()["search"]["keep"] == "learned"
     differ = 0
     for g in _positions(4, 3, 0, per_kind=6):
