@@ -142,7 +142,8 @@ def _compare(a, names, print):
                     if sums["base"] != sums["new"]:
                         raise SystemExit(f"the engines disagree: {name} level {level}: {sums}")
                     rb, rn = a.games / best["base"], a.games / best["new"]
-                    print(f"| {name} | {level} | {th} | {_rate(rb)} | {_rate(rn)} | {rn / rb:.2f}x |")
+                    print(f"| {name} | {level} | {th} | {_rate(rb)} | {_rate(rn)} | "
+                          f"{rn / rb:.2f}x |")
         for w in workers.values():
             w.close()
     finally:
