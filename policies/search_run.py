@@ -47,6 +47,11 @@ class SearchRunner:
         """The search's action at the decision ``game`` waits for (``decide_at``)."""
         return decide_at(self.policy, game, log)
 
+    def asked(self):
+        """(keep's policy, or the base's, and the state's parameters): asked at the game's own
+        decisions (the base also in the continuations, which no error report replays)."""
+        return self.policy.keep_policy or self.policy.base_policy, self.policy.base_params()
+
 
 def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
     """sim.fast.runner's batch entry for a search policy (same arguments): rows into ``out``, or,
@@ -83,17 +88,32 @@ def single(policy, f, g, D):
 def decide_at(policy, game, log: bool = False):
     """The search player's action at the decision a ``sim.Game`` waits for (the batch's
     decision there: same streams); with ``log`` also that decision's log row (a dict, None
-    when the decision was not searched)."""
-    LOG = np.zeros((1, X.LOG_W) if log else (1, 1), np.int64)
+    when the decision was not searched).  A PolicyError where its kept policy or base failed
+    (sim.fast.api.raise_policy_failure)."""
+    LOG = np.zeros((1, X.LOG_W), np.int64)
     sr0 = np.uint64(search_stream_start(np.uint64(engine_stream_start(game.seed, game.game))))
     f = policy_function(policy)
-    a = int(X.entry("decide")(game.arrays._replace(prm=policy.base_params()), f,
-                              policy.keep_function(f), policy.sp, sr0, LOG))
-    action = -1 - a if a < 0 else a             # -1 - action: the decision was searched
-    if not log or a >= 0:
+    arrays = game.arrays._replace(prm=policy.base_params())
+    action = int(X.entry("decide")(arrays, f, policy.keep_function(f), policy.sp, sr0, LOG))
+    if action < 0:
+        _raise_failure(policy, arrays, game, action)
+    searched = LOG[0, X.LG_N] > 0
+    if not log or not searched:
         return (action, None) if log else action
     LOG[0, X.LG_GAME] = game.game
     return action, log_frame(game.level, LOG, np.ones(1, np.int64), 1).iloc[0].to_dict()
+
+
+def _raise_failure(policy, arrays, game, action):
+    """The PolicyError of the decision ``game`` waits for, where the search answered a failure
+    (sim.fast.ask): asked again with the game's policy stream as it stands."""
+    from sim.fast.api import raise_policy_failure
+    S = arrays.S
+    n = int(S[X.S_NLEGAL])
+    legal = np.concatenate([[n], arrays.L[:n]]).astype(np.int64)[None]
+    raise_policy_failure(policy, None, arrays.PR.copy(), game.seed, game.game, arrays.obs[None],
+                         legal, action, int(S[X.S_DECISIONS]) + 1)
+    raise RuntimeError(f"search: decision failed ({action}) and was not failed again")
 
 
 def log_frame(level, LOG, NLOG, cap) -> pd.DataFrame:

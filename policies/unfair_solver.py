@@ -121,6 +121,10 @@ class SolverRunner:
         action = answer["action"]
         return (action, {k: answer[k] for k in ("status", "steps")}) if log else action
 
+    def asked(self):
+        """(the base policy, its parameters): asked where no winning line is found."""
+        return self.policy.base_policy, self.policy.base_params()
+
 
 def _batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
     """sim.fast.runner's batch entry (same arguments): rows into ``out``, or, when ``out`` has

@@ -26,6 +26,11 @@ class Runner(Protocol):
         """The player's action at the decision a ``sim.Game`` waits for, as in its games;
         with ``log`` (action, the decision's log row or None)."""
 
+    def asked(self):
+        """(policy, params): the policy whose decide the runner asks at the game's own
+        decisions, and its parameters; an error inside the engine asks it again there to name
+        the exception (sim.fast.api; a runner without it: the player's own decide)."""
+
 
 def runner_of(player) -> Runner | None:
     """The player's own runner (``Runner``), None when the engines run it (a Policy without

@@ -5,7 +5,8 @@ import numpy as np
 import numba
 
 from sim import observation as O
-from sim.contract import callable_decide, decide_once, interruptible
+from sim.contract import PolicyError, callable_decide, decide_once, interruptible
+from sim.contract.decision import at
 from sim.contract.player import runner_of
 from sim.actions import action_name, shown_action
 from sim.rng import engine_stream_start, policy_stream_start
@@ -13,7 +14,7 @@ from sim.errors import RuleError, UsageError
 from sim.rules import CAUSE_NAMES, STEP_NAMES, Options, check_level
 from . import runner
 from . import summary
-from .ask import ask_cached, policy_function
+from .ask import CONTINUATION_FAILED, ask_cached, policy_function
 from .decode import decode_events
 from .game import reset
 from .state import new_state
@@ -89,16 +90,32 @@ def _error_message(policy_name, action, phase, game, level, seed, legal):
             f"{', '.join(action_name(int(a)) for a in legal)}")
 
 
-def _raise_raised(policy, prm, seed, game, DOBS, DLEG):
-    """The PolicyError of a policy that raised inside the engine (sim.fast.ask.RAISED) at the
-    last of the recorded decisions, or wrote into its inputs: it is asked again, from Python,
-    at each of them in turn with the game's policy stream (sim.contract.decide_once names the
-    exception or the write and the decision).  Returns if it does neither."""
-    fn = callable_decide(policy)
-    rng = np.array([policy_stream_start(seed, game)], dtype=np.uint64)
-    for k in range(len(DOBS)):
-        legal = np.ascontiguousarray(DLEG[k, 1:1 + DLEG[k, 0]])
-        decide_once(policy, fn, DOBS[k].copy(), legal, len(legal), prm, rng, k + 1, (seed, game))
+def raise_policy_failure(policy, prm, rng, seed, game, DOBS, DLEG, action, first=1):
+    """The PolicyError of a policy that failed inside the engine at the last of the decisions
+    ``DOBS`` (observations) and ``DLEG`` (rows: count, legal ids), numbered from ``first``:
+    it raised (sim.fast.ask.RAISED) or wrote into its inputs.  It is asked again, from Python,
+    at each of them in turn with the policy stream ``rng`` (sim.contract.decide_once names the
+    exception or the write and the decision).  A player with its own runner (the search) is
+    asked through the policy it asks at the game's decisions (``Runner.asked``: keep's or the
+    base's), with its parameters, and the error names the player too; if its base failed in
+    a continuation (``action`` CONTINUATION_FAILED), the error says so.  Returns otherwise."""
+    own = runner_of(policy)
+    asked, prm = own.asked() if hasattr(own, "asked") else (policy, prm)  # a Runner's
+    fn, answer = callable_decide(asked), None
+    try:
+        for k in range(len(DOBS)):
+            legal = np.ascontiguousarray(DLEG[k, 1:1 + DLEG[k, 0]])
+            answer = decide_once(asked, fn, DOBS[k].copy(), legal, len(legal), prm, rng,
+                                 first + k, (seed, game))
+    except PolicyError as exc:
+        if asked is policy:
+            raise
+        raise PolicyError(f"in policy {policy.name!r}: {exc}") from None
+    if own is not None and action == CONTINUATION_FAILED != answer:
+        where = at(DOBS[-1], first + len(DOBS) - 1, (seed, game))
+        raise PolicyError(f"policy {policy.name!r}: its base policy raised, or chose an illegal "
+                          f"action, in a continuation (a copy of the game played on ahead, not "
+                          f"replayed here) {where}; play the base alone to see where it fails")
 
 
 def _raise_game_error(level, seed, game, policy, options, cards=None):
@@ -164,7 +181,9 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                              cards=cards)
         last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
         if actions is None:     # decide raised, or wrote into its inputs: a PolicyError
-            _raise_raised(policy, prm, seed, game, g.DOBS[:last + 1], g.DLEG[:last + 1])
+            raise_policy_failure(policy, prm, np.array([policy_stream_start(seed, game)],
+                                                       dtype=np.uint64), seed, game,
+                                 g.DOBS[:last + 1], g.DLEG[:last + 1], int(S[S_ERR_ACTION]))
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
                                        g.DLEG[last, 1:1 + g.DLEG[last, 0]]))
     if err == ERR_SHUFFLE:

@@ -32,6 +32,7 @@ from sim import observation as O
 from sim.actions import A_END
 from sim.deprecation import moved
 from sim.rng import continuation_start, nb_next, search_decision_start, search_stream_start
+from .ask import CONTINUATION_FAILED
 from .game import finish, reset, stream_start, write_row
 from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE,
                      S_DEBUG, S_DECISIONS, S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
@@ -104,11 +105,13 @@ def determinize(gp, dp, rk, seed0, k, fair):
 
 @lean_jit(inline=True)
 def rollout(dp, tp, f, action):
-    """Play ``action`` on a copy of the determinization, then the base policy to the end."""
+    """Play ``action`` on a copy of the determinization, then the base policy to the end:
+    whether it won, or -1 if the base failed there (raised, or chose an illegal action)."""
     clone_into(dp, tp)
     step(tp, action)
     play_out(tp, f)
-    return field(tp, G_S)[S_WON]
+    S = field(tp, G_S)
+    return np.int64(-1) if S[S_ERR] != 0 else S[S_WON]
 
 
 @lean_jit
@@ -177,6 +180,8 @@ def search_decision(gp, dp, tp, f, keep, sp, seed0, W, rk, LOG, row):
     for k in range(K):
         determinize(gp, dp, rk, seed0, k, sp[SP_SEES_ALL] == 0)   # plain copies: UNFAIR
         bw = rollout(dp, tp, f, cand[bi])
+        if bw < 0:
+            return CONTINUATION_FAILED             # step reports it: sim.fast.api names it
         wins[bi] += bw
         tried[bi] += 1
         total += 1
@@ -184,6 +189,8 @@ def search_decision(gp, dp, tp, f, keep, sp, seed0, W, rk, LOG, row):
             if i == bi or alive[i] == 0:
                 continue
             w = rollout(dp, tp, f, cand[i])
+            if w < 0:
+                return CONTINUATION_FAILED
             wins[i] += w
             tried[i] += 1
             total += 1
@@ -306,9 +313,9 @@ def _single_game(g, d, t, f, keep, sp, sr0, W, rk, LOG, D):
 
 
 def _decide_py(g, f, keep, sp, sr0, LOG):
-    """The search player's action at the state's decision (sim.play.Game); LOG (1 x LOG_W,
-    or 1 x 1 for none) receives the log row of a searched decision.  Returns the action,
-    or -1 - action when the decision was searched."""
+    """The search player's action at the state's decision (sim.play.Game), or a failure
+    (sim.fast.ask: RAISED, CONTINUATION_FAILED); LOG (1 x LOG_W) receives the log row of a
+    searched decision (LG_N 0: not searched)."""
     return _decision(g, new_state(g.T, g.prm), new_state(g.T, g.prm), f, keep, sp, sr0,
                      np.zeros((5, L_SIZE), np.int64), np.zeros(1, np.uint64), LOG)
 
@@ -316,8 +323,7 @@ def _decide_py(g, f, keep, sp, sr0, LOG):
 @lean_jit
 def _decision(g, d, t, f, keep, sp, sr0, W, rk, LOG):
     gp, dp, tp = address_of(g), address_of(d), address_of(t)
-    a, searched = choose(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, 0 if LOG.shape[1] > 1 else -1)
-    return -1 - a if searched else a
+    return choose(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, 0)[0]
 
 
 _entries: dict = {}
