@@ -217,7 +217,7 @@ def test_a_base_that_fails_in_a_continuation_stops_the_game_with_an_error(failin
     p = load_policy("search[base=failing.py:no_choices,keep=failing.py:first,rollouts=4,"
                     "margin=1]")
     said = (r"policy 'search\[base=failing.py:no_choices,.*': its base policy raised, or chose "
-            r"an illegal action, in a continuation .* at a \w+ decision \(decision \d+ of game 0")
+            r"an illegal action, in a continuation .* of a \w+ decision \(decision \d+ of game 0")
     for play in (lambda: run_batch(1, 1, 0, 2, p, threads=1), lambda: play_fast(1, 1, 0, p),
                  lambda: _play_with_game(p)):
         with pytest.raises(PolicyError, match=said):

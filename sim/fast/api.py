@@ -104,6 +104,8 @@ def raise_policy_failure(policy, prm, rng, seed, game, DOBS, DLEG, action, first
     fn, answer = callable_decide(asked), None
     try:
         for k in range(len(DOBS)):
+            if own is not None and DLEG[k, 0] == 1:
+                continue                    # a runner plays a forced action without asking
             legal = np.ascontiguousarray(DLEG[k, 1:1 + DLEG[k, 0]])
             answer = decide_once(asked, fn, DOBS[k].copy(), legal, len(legal), prm, rng,
                                  first + k, (seed, game))
@@ -112,10 +114,11 @@ def raise_policy_failure(policy, prm, rng, seed, game, DOBS, DLEG, action, first
             raise
         raise PolicyError(f"in policy {policy.name!r}: {exc}") from None
     if own is not None and action == CONTINUATION_FAILED != answer:
-        where = at(DOBS[-1], first + len(DOBS) - 1, (seed, game))
+        searched = at(DOBS[-1], first + len(DOBS) - 1, (seed, game))[len("at "):]
         raise PolicyError(f"policy {policy.name!r}: its base policy raised, or chose an illegal "
                           f"action, in a continuation (a copy of the game played on ahead, not "
-                          f"replayed here) {where}; play the base alone to see where it fails")
+                          f"replayed here) of {searched}; play the base alone to see where it "
+                          f"fails")
 
 
 def _raise_game_error(level, seed, game, policy, options, cards=None):

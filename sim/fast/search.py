@@ -34,7 +34,7 @@ from sim.deprecation import moved
 from sim.rng import continuation_start, nb_next, search_decision_start, search_stream_start
 from .ask import CONTINUATION_FAILED
 from .game import finish, reset, stream_start, write_row
-from .layout import (ARG_TYPES, ERR_DEBUG_FULL, G_L, G_OBS, G_PR, G_S, L_SIZE,
+from .layout import (ARG_TYPES, ERR_DEBUG_FULL, ERR_ILLEGAL, G_L, G_OBS, G_PR, G_S, L_SIZE,
                      S_DEBUG, S_DECISIONS, S_ENDED, S_ERR, S_NLEGAL, S_OVER, S_SORT_EV, S_TRACE, S_WON)
 from .machine import (clone_into, play_out, record, resample_hidden, start as start_game,
                       step)
@@ -106,12 +106,14 @@ def determinize(gp, dp, rk, seed0, k, fair):
 @lean_jit(inline=True)
 def rollout(dp, tp, f, action):
     """Play ``action`` on a copy of the determinization, then the base policy to the end:
-    whether it won, or -1 if the base failed there (raised, or chose an illegal action)."""
+    whether it won, or -1 if the base failed there (raised, or chose an illegal action: the
+    candidates are legal).  Another error of a plain copy (the UNFAIR player's: a deal's table
+    shuffle that the candidate made impossible) is a lost continuation."""
     clone_into(dp, tp)
     step(tp, action)
     play_out(tp, f)
     S = field(tp, G_S)
-    return np.int64(-1) if S[S_ERR] != 0 else S[S_WON]
+    return np.int64(-1) if S[S_ERR] == ERR_ILLEGAL else S[S_WON]
 
 
 @lean_jit
@@ -154,7 +156,10 @@ def search_decision(gp, dp, tp, f, keep, sp, seed0, W, rk, LOG, row):
     """The searched action at the decision ``gp`` waits for (module docstring): ``keep``'s
     action unless another wins ``margin`` more continuations played by ``f``.  ``W``:
     int64[5, L_SIZE] scratch (candidates, wins, rollouts, alive, wins where the base lost);
-    ``rk`` uint64[1], the continuations' stream; ``seed0`` the decision's stream start; the log row ``LOG[row]`` is written when ``row >= 0``."""
+    ``rk`` uint64[1], the continuations' stream; ``seed0`` the decision's stream start; the log
+    row ``LOG[row]`` is written when ``row >= 0``.  A failure is answered instead, and no row
+    written: keep's answer when it is not legal (sim.fast.ask.RAISED included), or
+    CONTINUATION_FAILED when the base failed in a continuation; ``step`` reports it."""
     S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
     n = S[S_NLEGAL]
     base = keep(gp)
@@ -225,7 +230,7 @@ def search_decision(gp, dp, tp, f, keep, sp, seed0, W, rk, LOG, row):
 def choose(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, row):
     """The search player's action at the current decision: the only legal one, the kept
     policy's (``keep``: the base or the player's ``keep``) where the kind is not searched, else
-    ``search_decision``'s.  Returns (action, whether it was searched)."""
+    ``search_decision``'s (or its failure).  Returns (action, whether it was searched)."""
     S, obs, L = field(gp, G_S), field(gp, G_OBS), field(gp, G_L)
     n = S[S_NLEGAL]
     if n == 1:
