@@ -9,8 +9,9 @@ machine instructions a game executes does not.  Each engine (this checkout, and 
 checked out in a temporary git worktree) plays the games of seed 1 in a fresh process on one
 thread under valgrind's cachegrind, once with 1 game and once with 1 + ``--games`` games; the
 difference over ``--games`` is the instructions per game of the jitted engine and policy
-(Python's start-up cancels out, to about 0.05 G instructions).  The two engines' wins and
-score sums are checked equal.  A count is not a time (it misses cache misses and branch
+(Python's start-up cancels out, to about 0.05 G instructions: hence at least 20,000 games of a
+fast player, and at least 3 of a player that searches, ~8 G instructions a game at level 4).
+The two engines' wins and score sums are checked equal.  A count is not a time (it misses cache misses and branch
 mispredictions), but a change of 1% shows, which a timing here cannot show.
 
 Needs valgrind.  Numba's cache of each checkout is filled first in a plain process with the
@@ -90,13 +91,15 @@ def main(argv=None) -> None:
     from sim.errors import FridayError
     for name in a.policies:
         try:
-            load_policy(name)
+            searches = load_policy(name).searches
         except FridayError as exc:
             ap.error(error_line(exc))
+        least = 3 if searches else 20000    # start-up scatters by ~0.05 G: <= 0.25% of the count
+        if a.games < least:
+            ap.error(f"--games must be at least {least} for {name} (start-up noise), not "
+                     f"{a.games}")
     if shutil.which("valgrind") is None:
         ap.error("valgrind is not installed (it counts the instructions)")
-    if a.games < 20000:      # start-up scatters by ~0.05 G instructions: <= 2.5k a game
-        ap.error(f"--games must be at least 20000 (start-up noise), not {a.games}")
     if subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{a.base}^{{commit}}"],
                       cwd=ROOT, capture_output=True).returncode != 0:
         ap.error(f"--base {a.base!r} is not a commit of this repository")

@@ -17,8 +17,7 @@ from sim import observation as O
 from sim.actions import action_name
 from sim.rng import engine_stream_start, search_stream_start
 from sim.fast import search as X
-from sim.contract import PolicyError
-from sim.contract.decision import at
+from sim.fast.api import raise_decision_failure
 from sim.fast.ask import CONTINUATION_FAILED, RAISED, policy_function
 from sim.fast.layout import N_ROW
 from sim.fast.summary import G_FIRST_ERROR, aggregate
@@ -98,25 +97,12 @@ def decide_at(policy, game, log: bool = False):
     arrays, stream = game.arrays._replace(prm=policy.base_params()), game.arrays.PR.copy()
     action = int(X.entry("decide")(arrays, f, policy.keep_function(f), policy.sp, sr0, LOG))
     if action in (RAISED, CONTINUATION_FAILED):   # another answer not legal: Game.step says so
-        _raise_failure(policy, arrays, stream, game, action)
+        raise_decision_failure(policy, arrays, stream, game.seed, game.game, action)
     searched = LOG[0, X.LG_N] > 0
     if not log or not searched:
         return (action, None) if log else action
     LOG[0, X.LG_GAME] = game.game
     return action, log_frame(game.level, LOG, np.ones(1, np.int64), 1).iloc[0].to_dict()
-
-
-def _raise_failure(policy, arrays, stream, game, action):
-    """The PolicyError of the decision ``game`` waits for, where the search answered a failure
-    (sim.fast.ask): asked again with the policy stream as it stood there (``stream``)."""
-    from sim.fast.api import raise_policy_failure
-    S = arrays.S
-    n = int(S[X.S_NLEGAL])
-    legal = np.concatenate([[n], arrays.L[:n]]).astype(np.int64)[None]
-    raise_policy_failure(policy, None, stream, game.seed, game.game, arrays.obs[None], legal,
-                         action, int(S[X.S_DECISIONS]) + 1)
-    raise PolicyError(f"policy {policy.name!r}: its kept policy raised {at(arrays.obs)}, and "
-                      f"not when asked again from Python")
 
 
 def log_frame(level, LOG, NLOG, cap) -> pd.DataFrame:

@@ -7,6 +7,8 @@ deterministic tree.  Before its first decision it searches that tree exhaustivel
 state, a pirate-value bound) for a winning line and plays it; a deal with no winning line
 (proven lost) or none found within ``budget`` steps (undecided) is played by ``base``.  So it
 wins exactly the deals it proves winnable: the true upper bound where it decides every deal.
+A base that fails in the search (raises, or answers an illegal action, at a node or in a
+play-out) stops the game with an error naming it, as in the search (never a lost line).
 The three answers are counted apart by ``solve_deals`` (benchmarks/luck.py, results/luck.md).
 Never a default and never a fair comparison: its name says "unfair" wherever it appears.
 
@@ -116,7 +118,8 @@ class SolverRunner:
 
     def decide(self, game, log: bool = False):
         """The first action of a winning line from the decision ``game`` waits for, else the
-        base policy's; with ``log`` (action, {"status": ..., "steps": ...})."""
+        base policy's; with ``log`` (action, {"status": ..., "steps": ...}).  A PolicyError
+        where the base failed (solve_game)."""
         answer = solve_game(game, policy=self.policy)
         action = answer["action"]
         return (action, {k: answer[k] for k in ("status", "steps")}) if log else action
@@ -154,16 +157,20 @@ def _single(policy, f, g, D):
 def solve_game(game, budget: int | None = None, policy=None) -> dict:
     """Solve the position a ``sim.Game`` waits at (not changed): {"status": "won", "lost" or
     "undecided", "line": the winning line's action ids (empty unless won), "action": its
-    first action (else the base policy's), "steps": steps spent}."""
+    first action (else the base policy's), "steps": steps spent}.  A PolicyError where the
+    base failed (raised, or answered an illegal action, there or in the search)."""
     from sim.fast import solver as V
-    from sim.fast.ask import policy_function
+    from sim.fast.api import raise_decision_failure
+    from sim.fast.ask import CONTINUATION_FAILED, RAISED, policy_function
     policy = policy or make_policy(NAME, None, dict(PARAMS), DESCRIPTION)
     sv = policy.sv if budget is None else solver_params(int(budget))
     info = np.zeros((1, V.N_INFO), np.int64)
     line = np.zeros(V.LINE_CAP, np.int64)
     g = game.clone()
-    a = int(V.entry("decide")(g.arrays._replace(prm=policy.base_params()),
-                              policy_function(policy), sv, info, line))
+    arrays = g.arrays._replace(prm=policy.base_params())
+    a = int(V.entry("decide")(arrays, policy_function(policy), sv, info, line))
+    if a in (RAISED, CONTINUATION_FAILED):
+        raise_decision_failure(policy, arrays, game.arrays.PR.copy(), game.seed, game.game, a)
     status = V.STATUS_NAMES[int(info[0, V.I_STATUS])]
     return {"status": status, "action": a, "steps": int(info[0, V.I_STEPS]),
             "line": line[:int(info[0, V.I_LINE])].tolist() if status == "won" else []}
@@ -173,11 +180,12 @@ def solve_deals(level: int, seed: int, first_game: int, n_games: int, budget: in
                 base: str = "veteran", threads: int | None = None, options=None):
     """Deals first_game .. first_game+n_games-1 of ``seed`` at ``level``, each solved and
     played: (result columns as sim.fast.run_batch's, a DataFrame of the answers: game,
-    status (won / lost / undecided), steps, deviations (the last LDS iteration), line)."""
+    status (won / lost / undecided), steps, deviations (the last LDS iteration), line).  A
+    PolicyError naming the first deal where the base failed, as run_batch's."""
     from sim.fast import api
     from sim.fast import solver as V
     from sim.fast.ask import policy_function
-    from sim.fast.layout import COLUMNS, N_ROW
+    from sim.fast.layout import N_ROW
     from sim.rules import check_level
     level = check_level(level)
     policy = make_policy(NAME, None, {"budget": float(budget or PARAMS["budget"])}, DESCRIPTION,
@@ -189,7 +197,7 @@ def solve_deals(level: int, seed: int, first_game: int, n_games: int, budget: in
         V.entry("batch")(policy_function(policy), api._table(None), policy.base_params(),
                          policy.sv, level, int(seed), int(first_game), int(n_games),
                          api._opts(options), out, info)
-    rows = {name: out[:, k].copy() for k, name in enumerate(COLUMNS)}
+    rows = api.result_columns(out, level, int(seed), policy, options)
     answers = pd.DataFrame({
         "game": np.arange(first_game, first_game + n_games, dtype=np.int64),
         "status": [V.STATUS_NAMES[int(s)] for s in info[:, V.I_STATUS]],

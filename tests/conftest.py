@@ -60,3 +60,37 @@ def friday_here(monkeypatch):
             stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
         return subprocess.CompletedProcess(["friday", *args], code, stdout, stderr)
     return run
+
+
+# --- a user's policy file that fails (the search and the solver ask it inside the engine) -----
+FAILING = """
+def first(obs, legal, n_legal, params, rng):
+    return legal[0]
+
+
+def no_choices(obs, legal, n_legal, params, rng):
+    if n_legal > 2:
+        raise ValueError("too many choices")
+    return legal[n_legal - 1]
+
+
+def no_crowds(obs, legal, n_legal, params, rng):
+    if n_legal > 6:
+        raise ValueError("too many choices")
+    return legal[n_legal - 1]
+
+
+def raises(obs, legal, n_legal, params, rng):
+    if n_legal > 0:
+        raise ValueError("asked")
+    return legal[0]
+"""
+
+
+@pytest.fixture
+def failing(tmp_path, monkeypatch):
+    """A folder with failing.py (``first``; ``no_choices``: raises at 3+ legal actions;
+    ``no_crowds``: at 7+, which its own games at level 1, seed 1 never reach;
+    ``raises``: whenever asked), the working directory."""
+    (tmp_path / "failing.py").write_text(FAILING)
+    monkeypatch.chdir(tmp_path)

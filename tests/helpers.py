@@ -477,3 +477,21 @@ def _shown(streams) -> str:
 
 def _text(data) -> str:
     return data.decode(errors="replace") if isinstance(data, bytes) else data or ""
+
+
+def fails_in_every_way(policy, said: str, *more):
+    """Game 0 of level 1, seed 1 with ``policy`` raises a PolicyError matching ``said`` in
+    every way to play it: the batch, play_fast, a ``sim.Game`` asking the policy at each
+    decision, and each of ``more`` (callables)."""
+    from sim import Game as FastGame
+    from sim.contract import PolicyError
+    from sim.fast import play_fast, run_batch
+
+    def with_game():
+        g = FastGame.new(level=1, seed=1, game=0)
+        while not g.is_over:
+            g.step(g.policy_action(policy))
+    for play in (lambda: run_batch(1, 1, 0, 2, policy, threads=1),
+                 lambda: play_fast(1, 1, 0, policy), with_game, *more):
+        with pytest.raises(PolicyError, match=said):
+            play()

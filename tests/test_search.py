@@ -17,10 +17,9 @@ from sim.fast import play_fast, run_batch
 from policies.search_log import decision_log
 from policies.search_run import LOG_COLUMNS, decide_at
 from sim.actions import action_name
-from sim.contract import PolicyError
 from sim.errors import UsageError
 
-from helpers import run_cli
+from helpers import fails_in_every_way, run_cli
 
 SMALL = "search[rollouts=6,margin=1,kinds=all]"
 runner = CliRunner()
@@ -170,31 +169,6 @@ def test_keep_names_the_action_that_stands_and_the_base_still_plays_the_continua
 
 
 # --- a user's base or keep that fails inside the search ---------------------------------------
-FAILING = """
-def first(obs, legal, n_legal, params, rng):
-    return legal[0]
-
-
-def no_choices(obs, legal, n_legal, params, rng):
-    if n_legal > 2:
-        raise ValueError("too many choices")
-    return legal[n_legal - 1]
-"""
-
-
-@pytest.fixture
-def failing(tmp_path, monkeypatch):
-    """A folder with failing.py (``first``, ``no_choices``: raises at 3+ legal actions)."""
-    (tmp_path / "failing.py").write_text(FAILING)
-    monkeypatch.chdir(tmp_path)
-
-
-def _play_with_game(p):
-    g = Game.new(level=1, seed=1, game=0)
-    while not g.is_over:
-        g.step(g.policy_action(p))
-
-
 def test_a_keep_that_raises_is_named_with_its_exception_in_every_way_to_play(failing):
     """keep raises at a decision of the game: the error names the search, keep's file and
     the exception, from the batch, play_fast and sim.Game (which once read the failure as
@@ -204,10 +178,7 @@ def test_a_keep_that_raises_is_named_with_its_exception_in_every_way_to_play(fai
     said = (r"in policy 'search\[base=failing.py:first,.*policy 'failing.py:no_choices' "
             r"\(.*failing.py:8, function no_choices\) raised ValueError: too many choices at a "
             r"(fight|hazard) decision \(decision \d+ of game 0; level 1, seed 1")
-    for play in (lambda: run_batch(1, 1, 0, 2, p, threads=1), lambda: play_fast(1, 1, 0, p),
-                 lambda: _play_with_game(p)):
-        with pytest.raises(PolicyError, match=said):
-            play()
+    fails_in_every_way(p, said)
 
 
 def test_a_base_that_fails_in_a_continuation_stops_the_game_with_an_error(failing):
@@ -216,12 +187,10 @@ def test_a_base_that_fails_in_a_continuation_stops_the_game_with_an_error(failin
     search and the decision."""
     p = load_policy("search[base=failing.py:no_choices,keep=failing.py:first,rollouts=4,"
                     "margin=1]")
-    said = (r"policy 'search\[base=failing.py:no_choices,.*': its base policy raised, or chose "
-            r"an illegal action, in a continuation .* of a \w+ decision \(decision \d+ of game 0")
-    for play in (lambda: run_batch(1, 1, 0, 2, p, threads=1), lambda: play_fast(1, 1, 0, p),
-                 lambda: _play_with_game(p)):
-        with pytest.raises(PolicyError, match=said):
-            play()
+    said = (r"policy 'search\[base=failing.py:no_choices,.*': its base policy "
+            r"'failing.py:no_choices' raised, or chose an illegal action, in a continuation "
+            r".* of a \w+ decision \(decision \d+ of game 0")
+    fails_in_every_way(p, said)
 
 
 def test_the_unfair_clairvoyant_is_labelled_and_really_sees_the_hidden_order():

@@ -13,7 +13,7 @@ from sim.actions import action_name
 from sim.fast import play_fast, run_batch
 from sim.reference import play_game
 
-from helpers import P_6_20, P_7_25, P_9_35, P_10_40, PIRATES, position
+from helpers import P_6_20, P_7_25, P_9_35, P_10_40, PIRATES, fails_in_every_way, position
 
 BRUTE_LIMIT = 3000          # nodes: brute force gives up beyond (the position is skipped)
 
@@ -135,6 +135,30 @@ def test_same_answers_whatever_the_threads_and_the_path():
         fast = play_fast(2, 3, game, policy)
         assert fast["won"] == bool(batch["won"][game]) and fast["score"] == batch["score"][game]
         assert fast["trace"][-1]["e"] == "game_end"
+
+
+# --- a user's base that fails in the solver ----------------------------------------------------
+def test_a_base_that_fails_in_the_search_stops_the_game_with_an_error(failing):
+    """The base raises only off its own line, in lines the solver tries: once taken as lost
+    lines in silence (the deals then undecided, seen), now an error naming the solver and
+    its base, from the batch, play_fast, sim.Game and solve_deals."""
+    p = load_policy("unfair-solver[base=failing.py:no_crowds,budget=3000]")
+    said = (r"policy 'unfair-solver(\[base=failing.py:no_crowds,budget=3000\])?': its base "
+            r"policy 'failing.py:no_crowds' raised, or chose an illegal action, in a "
+            r"continuation .* of a \w+ decision \(decision 1 of game 0; level 1, seed 1")
+    fails_in_every_way(p, said, lambda: solve_deals(1, 1, 0, 2, budget=3000,
+                                                    base="failing.py:no_crowds"))
+    run_batch(1, 1, 0, 2, load_policy("failing.py:no_crowds"))    # its own games do not fail
+
+
+def test_a_base_that_raises_at_the_first_decision_is_named_with_its_exception(failing):
+    """The error replay asks the base where the solver asked it first, and names the
+    exception."""
+    p = load_policy("unfair-solver[base=failing.py:raises,budget=2000]")
+    said = (r"in policy 'unfair-solver(\[base=failing.py:raises,budget=2000\])?': policy "
+            r"'failing.py:raises' \(.*failing.py:\d+, function raises\) raised ValueError: asked "
+            r"at a \w+ decision \(decision 1 of game 0; level 1, seed 1")
+    fails_in_every_way(p, said)
 
 
 # --- UNFAIR, labelled --------------------------------------------------------------------

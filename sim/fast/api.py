@@ -20,7 +20,8 @@ from .game import reset
 from .state import new_state
 from .layout import (COLUMNS, ERR_DEBUG_FULL, ERR_ILLEGAL, ERR_TRACE_FULL, K_ERR, K_GAME,
                      N_ROW, S_CAUSE, S_DECISIONS, S_DESTROYED, S_EPOS, S_ERR, S_ERR_ACTION,
-                     S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_SCORE, S_STEP, S_TURN, S_WON,
+                     S_ERR_PHASE, S_FL, S_FW, S_LIFE, S_NDEC, S_NLEGAL, S_SCORE, S_STEP, S_TURN,
+                     S_WON,
                      card_table, CNT, ERR_SHUFFLE, P_HSTACK, P_RSTACK, P_TABLE_R, S_SHUF_H,
                      S_SHUF_R)
 from sim.numba_cache import has_cached_code
@@ -115,10 +116,25 @@ def raise_policy_failure(policy, prm, rng, seed, game, DOBS, DLEG, action, first
         raise PolicyError(f"in policy {policy.name!r}: {exc}") from None
     if own is not None and action == CONTINUATION_FAILED != answer:
         searched = at(DOBS[-1], first + len(DOBS) - 1, (seed, game))[len("at "):]
-        raise PolicyError(f"policy {policy.name!r}: its base policy raised, or chose an illegal "
+        base = getattr(getattr(policy, "base_policy", None), "name", None)   # search, solver
+        its = f"its base policy {base!r}" if base else "its base policy"
+        raise PolicyError(f"policy {policy.name!r}: {its} raised, or chose an illegal "
                           f"action, in a continuation (a copy of the game played on ahead, not "
                           f"replayed here) of {searched}; play the base alone to see where it "
                           f"fails")
+
+
+def raise_decision_failure(policy, arrays, stream, seed, game, action):
+    """The PolicyError of a runner's failure ``action`` (sim.fast.ask: RAISED,
+    CONTINUATION_FAILED) at the decision the state ``arrays`` waits for (a ``sim.Game``'s),
+    the policy asked again with its stream as it stood there (``stream``)."""
+    S = arrays.S
+    n = int(S[S_NLEGAL])
+    legal = np.concatenate([[n], arrays.L[:n]]).astype(np.int64)[None]   # a DLEG row
+    raise_policy_failure(policy, None, stream, seed, game, arrays.obs[None], legal, action,
+                         int(S[S_DECISIONS]) + 1)
+    raise PolicyError(f"policy {policy.name!r}: the policy it asks failed {at(arrays.obs)}, "
+                      f"and not when asked again from Python")
 
 
 def _raise_game_error(level, seed, game, policy, options, cards=None):
@@ -240,6 +256,12 @@ def run_batch(level, seed, first_game, n_games, policy, options=None, threads=No
     out = np.zeros((int(n_games), N_ROW), np.int64)
     if n_games > 0:
         _batch(level, seed, first_game, int(n_games), policy, options, cards, out)
+    return result_columns(out, level, seed, policy, options, cards)
+
+
+def result_columns(out, level, seed, policy, options=None, cards=None) -> dict:
+    """The result rows ``out`` of a batch as columns; a game that ended on an error raises
+    it (the first: a policy's failure named by replaying the game)."""
     bad = np.flatnonzero(out[:, K_ERR])
     if len(bad):
         r = out[bad[0]]

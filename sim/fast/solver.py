@@ -15,24 +15,29 @@ The deal is *won* when a line wins (the line is returned: its actions from the d
 decision), *lost* when an iteration ends with the root proven lost (no rollout cut short
 a subtree), and *undecided* when ``budget`` steps (decisions played, in the tree and in the
 rollouts) are spent first.  Same deal, same answer: no thread, clock or order of games enters.
+Where the base policy fails (raises, or answers an action that is not legal) at a node or in
+a rollout, the answer is *failed* and the game stops with an error (sim.fast.ask's
+CONTINUATION_FAILED), never a lost line: a base that fails is not evidence of a lost deal.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
 
+from .ask import CONTINUATION_FAILED
 from .game import fill_card_block, reset, stream_start, write_row
-from .layout import (ARG_TYPES, A_I64, A_I64_2, G_L, G_OBS, G_S, G_T, L_SIZE, MAX_DEBUG_DECISIONS,
-                     S_DEBUG, S_ENDED, S_NLEGAL, S_SORT_EV, S_TRACE, S_WON)
-from .machine import play_out, start as start_game, step
+from .layout import (ARG_TYPES, A_I64, A_I64_2, ERR_ILLEGAL, G_L, G_OBS, G_S, G_T, L_SIZE,
+                     MAX_DEBUG_DECISIONS, S_DEBUG, S_ENDED, S_ERR, S_NLEGAL, S_SORT_EV, S_TRACE,
+                     S_WON)
+from .machine import play_out, record, start as start_game, step
 from .solver_state import (LOST, NONE, ROW_W, load, out_of_reach, save, state_key, tt_probe,
                            tt_store)
 from .state import new_state
 from sim.contract.numba_wall import address_of, field, lean_jit, signature_of
 
 # --- answers (INFO[game, :]) -----------------------------------------------------------------
-UNDECIDED, WON, PROVEN_LOST = 0, 1, 2
-STATUS_NAMES = ("undecided", "won", "lost")
+UNDECIDED, WON, PROVEN_LOST, FAILED = 0, 1, 2, 3
+STATUS_NAMES = ("undecided", "won", "lost", "failed")
 I_STATUS, I_STEPS, I_DEPTH, I_LINE, I_NODES = range(5)   # answer, steps spent, d, line length
 N_INFO = 5
 # --- solver parameters (sv, int64) ---------------------------------------------------------
@@ -43,14 +48,14 @@ LINE_CAP = MAX_DEPTH + MAX_DEBUG_DECISIONS
 # --- a node's bookkeeping (NODE[k, :]) -------------------------------------------------------
 N_NCH, N_IDX, N_RD, N_FULL, N_K1, N_K2 = range(6)
 N_NODE = 6
-_CUT, _WIN, _LOST, _BUDGET = 0, 1, 2, 3
+_CUT, _WIN, _LOST, _BUDGET, _FAILED = 0, 1, 2, 3, 4
 
 
 @lean_jit
 def rollout(gp, f, LINE, pos):
     """The base policy ``f`` plays the game behind ``gp`` to its end, its actions written to
-    LINE[pos:] (as far as it holds them); returns (won, every decision was forced, steps,
-    next free position)."""
+    LINE[pos:] (as far as it holds them); returns (1 won, 0 lost, -1 the base failed: its
+    answer was not legal; every decision was forced; steps; next free position)."""
     S = field(gp, G_S)
     forced = True
     steps = 0
@@ -63,13 +68,14 @@ def rollout(gp, f, LINE, pos):
         pos += 1
         steps += 1
         step(gp, a)
-    return S[S_WON] != 0, forced, steps, pos
+    won = np.int64(-1) if S[S_ERR] == ERR_ILLEGAL else np.int64(S[S_WON] != 0)
+    return won, forced, steps, pos
 
 
 @lean_jit
 def order_children(gp, f, ACT, k):
     """The actions of node ``k`` (the decision behind ``gp``): the base policy's first, then
-    the other legal ones ascending; returns how many."""
+    the other legal ones ascending; returns how many, 0 when the base's answer is not legal."""
     S, L = field(gp, G_S), field(gp, G_L)
     n = S[S_NLEGAL]
     base = f(gp)
@@ -78,8 +84,10 @@ def order_children(gp, f, ACT, k):
         if L[i] == base:
             ACT[k, 0] = base
             m = 1
+    if m == 0:
+        return 0
     for i in range(n):
-        if L[i] != base or m == 0:
+        if L[i] != base:
             ACT[k, m] = L[i]
             m += 1
     return m
@@ -87,26 +95,29 @@ def order_children(gp, f, ACT, k):
 
 @lean_jit
 def push(gp, f, STK, STR, NODE, ACT, k, r, k1, k2):
-    """Node ``k`` := the decision behind ``gp``, to be searched with ``r`` deviations left."""
+    """Node ``k`` := the decision behind ``gp``, to be searched with ``r`` deviations left;
+    False when the base failed there."""
     save(gp, STK, STR, k)
     N = NODE[k]
     N[N_NCH] = order_children(gp, f, ACT, k)
     N[N_IDX], N[N_RD], N[N_FULL], N[N_K1], N[N_K2] = 0, r, 1, k1, k2
+    return N[N_NCH] > 0
 
 
 @lean_jit
 def iteration(wp, f, d, budget, max_depth, STK, STR, NODE, ACT, TT, LINE, CNT):
     """One LDS iteration from node 0 with ``d`` deviations (module docstring); CNT[0] counts
     the steps spent, CNT[1] the tree nodes, CNT[2] the winning line's length.  Returns
-    _WIN, _LOST (the root proven lost), _CUT or _BUDGET."""
+    _WIN, _LOST (the root proven lost), _CUT, _BUDGET or _FAILED (the base failed)."""
     load(STK, STR, 0, wp)
     if d == 0:
         won, forced, steps, pos = rollout(wp, f, LINE, 0)
         CNT[0] += steps
         CNT[2] = pos
-        return _WIN if won else (_LOST if forced else _CUT)
+        return _FAILED if won < 0 else (_WIN if won else (_LOST if forced else _CUT))
     k1, k2 = state_key(wp)
-    push(wp, f, STK, STR, NODE, ACT, 0, d, k1, k2)
+    if not push(wp, f, STK, STR, NODE, ACT, 0, d, k1, k2):
+        return _FAILED
     k = 0
     while True:
         N = NODE[k]
@@ -145,6 +156,8 @@ def iteration(wp, f, d, budget, max_depth, STK, STR, NODE, ACT, TT, LINE, CNT):
         if r == 0 or k + 1 >= max_depth:
             won, forced, steps, pos = rollout(wp, f, LINE, k + 1)
             CNT[0] += steps
+            if won < 0:
+                return _FAILED
             if won:
                 _line(ACT, NODE, k, LINE)
                 CNT[2] = pos
@@ -154,7 +167,8 @@ def iteration(wp, f, d, budget, max_depth, STK, STR, NODE, ACT, TT, LINE, CNT):
             tt_store(TT, c1, c2, LOST if forced else 0)
             N[N_IDX] += 1
             continue
-        push(wp, f, STK, STR, NODE, ACT, k + 1, r, c1, c2)
+        if not push(wp, f, STK, STR, NODE, ACT, k + 1, r, c1, c2):
+            return _FAILED
         CNT[1] += 1
         k += 1
 
@@ -170,8 +184,8 @@ def _line(ACT, NODE, k, LINE):
 def solve(rp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
     """Solve the game behind ``rp`` (waiting at a decision; not changed), with ``wp`` as the
     working state and CNT int64[3] as scratch: info[I_STATUS] WON (LINE[:info[I_LINE]]
-    wins from ``rp``), PROVEN_LOST or UNDECIDED; info[I_STEPS] the steps spent,
-    info[I_DEPTH] the last iteration's deviations, info[I_NODES] the tree nodes."""
+    wins from ``rp``), PROVEN_LOST, UNDECIDED or FAILED (the base failed); info[I_STEPS] the
+    steps spent, info[I_DEPTH] the last iteration's deviations, info[I_NODES] the tree nodes."""
     fill_card_block(field(wp, G_OBS), field(wp, G_T))    # the policy reads the card table
     save(rp, STK, STR, 0)
     STK[0, S_TRACE], STK[0, S_DEBUG], STK[0, S_SORT_EV] = 0, 0, -1   # copies neither trace
@@ -193,8 +207,8 @@ def solve(rp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
             info[I_STATUS] = WON
             info[I_LINE] = min(CNT[2], LINE.shape[0])
             return
-        if res == _LOST:
-            info[I_STATUS] = PROVEN_LOST
+        if res == _LOST or res == _FAILED:
+            info[I_STATUS] = PROVEN_LOST if res == _LOST else FAILED
             return
         if res == _BUDGET or info[I_STEPS] >= budget or d >= max_depth:
             return
@@ -236,12 +250,18 @@ def _solve_game(g, w, f, sv, level, seed, game, opts, outrow, info, STK, STR, NO
 
 @lean_jit
 def _solve_and_play(gp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
-    """Solve the game behind ``gp``, then play it on: the winning line, else the base policy."""
+    """Solve the game behind ``gp``, then play it on: the winning line, else the base policy;
+    where the base failed in the solver, the game stops with an error (CONTINUATION_FAILED)."""
     if field(gp, G_S)[S_ENDED] != 0:
         info[I_STATUS] = WON if field(gp, G_S)[S_WON] != 0 else PROVEN_LOST
         return
     solve(gp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info)
-    if info[I_STATUS] == WON:
+    S = field(gp, G_S)
+    if info[I_STATUS] == FAILED:
+        if S[S_DEBUG] != 0:
+            record(gp, S[S_NLEGAL])                    # the decision the error names
+        step(gp, CONTINUATION_FAILED)                  # sim.fast.api names the base
+    elif info[I_STATUS] == WON:
         for j in range(info[I_LINE]):
             step(gp, LINE[j])
     play_out(gp, f)
@@ -271,8 +291,9 @@ def _single_game(g, w, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info, D):
 
 def _decide_py(g, f, sv, INFO, line):
     """The solver's action at the state's decision (sim.play.Game): the first of a winning
-    line, else the base policy's; its answer into INFO[0], the winning line into ``line``
-    (int64[LINE_CAP])."""
+    line, else the base policy's (sim.fast.ask.RAISED where it raised), CONTINUATION_FAILED
+    where the base failed in the solver; its answer into INFO[0], the winning line into
+    ``line`` (int64[LINE_CAP])."""
     w, STK, STR, NODE, ACT, TT, _, CNT = _scratch(g.T, g.prm, sv)
     return _decision(g, w, f, sv, STK, STR, NODE, ACT, TT, line, CNT, INFO[0])
 
@@ -283,6 +304,8 @@ def _decision(g, w, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
     solve(gp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info)
     if info[I_STATUS] == WON and info[I_LINE] > 0:
         return LINE[0]
+    if info[I_STATUS] == FAILED:
+        return CONTINUATION_FAILED
     return f(gp)
 
 
