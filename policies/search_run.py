@@ -17,6 +17,7 @@ from sim import observation as O
 from sim.actions import action_name
 from sim.rng import engine_stream_start, search_stream_start
 from sim.fast import search as X
+from sim.contract.player import Asked
 from sim.fast.api import raise_decision_failure
 from sim.fast.ask import CONTINUATION_FAILED, RAISED, policy_function
 from sim.fast.layout import N_ROW
@@ -48,10 +49,12 @@ class SearchRunner:
         """The search's action at the decision ``game`` waits for (``decide_at``)."""
         return decide_at(self.policy, game, log)
 
-    def asked(self):
-        """(keep's policy, or the base's, and the state's parameters): asked at the game's own
-        decisions (the base also in the continuations, which no error report replays)."""
-        return self.policy.keep_policy or self.policy.base_policy, self.policy.base_params()
+    def asked(self) -> Asked:
+        """keep's policy, or the base's, with the state's parameters: asked at the game's own
+        decisions that are not forced (the base also in the continuations, which no error
+        report replays)."""
+        p = self.policy
+        return Asked(p.keep_policy or p.base_policy, p.base_params(), False, p.base_policy.name)
 
 
 def batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):

@@ -7,8 +7,10 @@ deterministic tree.  Before its first decision it searches that tree exhaustivel
 state, a pirate-value bound) for a winning line and plays it; a deal with no winning line
 (proven lost) or none found within ``budget`` steps (undecided) is played by ``base``.  So it
 wins exactly the deals it proves winnable: the true upper bound where it decides every deal.
-A base that fails in the search (raises, or answers an illegal action, at a node or in a
-play-out) stops the game with an error naming it, as in the search (never a lost line).
+A base that fails (raises, or answers an illegal action) proves nothing (never a lost line):
+failing in its own game, it is played on to fail where it fails, as it does alone; failing
+only in the solver's tree or other play-outs, the game stops at the decision solved with an
+error naming it, as in the search.
 The three answers are counted apart by ``solve_deals`` (benchmarks/luck.py, results/luck.md).
 Never a default and never a fair comparison: its name says "unfair" wherever it appears.
 
@@ -25,6 +27,7 @@ import pandas as pd
 
 from policies.policy import Policy
 from policies.search import base_policy
+from sim.contract.player import Asked
 from sim.errors import UsageError
 
 NAME = "unfair-solver"
@@ -124,9 +127,11 @@ class SolverRunner:
         action = answer["action"]
         return (action, {k: answer[k] for k in ("status", "steps")}) if log else action
 
-    def asked(self):
-        """(the base policy, its parameters): asked where no winning line is found."""
-        return self.policy.base_policy, self.policy.base_params()
+    def asked(self) -> Asked:
+        """The base policy with its parameters: asked at every decision (forced ones too)
+        where no winning line is found."""
+        p = self.policy
+        return Asked(p.base_policy, p.base_params(), True, p.base_policy.name)
 
 
 def _batch(policy, f, T, prm, level, seed, first_game, n_games, opts, out, aggs):
@@ -155,10 +160,11 @@ def _single(policy, f, g, D):
 
 # --- the answers -------------------------------------------------------------------------------
 def solve_game(game, budget: int | None = None, policy=None) -> dict:
-    """Solve the position a ``sim.Game`` waits at (not changed): {"status": "won", "lost" or
-    "undecided", "line": the winning line's action ids (empty unless won), "action": its
-    first action (else the base policy's), "steps": steps spent}.  A PolicyError where the
-    base failed (raised, or answered an illegal action, there or in the search)."""
+    """Solve the position a ``sim.Game`` waits at (not changed): {"status": "won", "lost",
+    "undecided" or "failed" (the base fails further on in its own game from here), "line":
+    the winning line's action ids (empty unless won), "action": its first action (else the
+    base policy's), "steps": steps spent}.  A PolicyError where the base raised here, or
+    failed (raised, or answered an illegal action) in the search off its own game."""
     from sim.fast import solver as V
     from sim.fast.api import raise_decision_failure
     from sim.fast.ask import CONTINUATION_FAILED, RAISED, policy_function

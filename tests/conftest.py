@@ -80,6 +80,12 @@ def no_crowds(obs, legal, n_legal, params, rng):
     return legal[n_legal - 1]
 
 
+def no_forced(obs, legal, n_legal, params, rng):
+    if n_legal == 1:
+        raise ValueError("forced")
+    return legal[n_legal - 1]
+
+
 def raises(obs, legal, n_legal, params, rng):
     if n_legal > 0:
         raise ValueError("asked")
@@ -90,7 +96,8 @@ def raises(obs, legal, n_legal, params, rng):
 @pytest.fixture
 def failing(tmp_path, monkeypatch):
     """A folder with failing.py (``first``; ``no_choices``: raises at 3+ legal actions;
-    ``no_crowds``: at 7+, which its own games at level 1, seed 1 never reach;
+    ``no_crowds``: at 7+, which its own games at level 1, seed 1 never reach; ``no_forced``: at
+    a forced decision (one legal action);
     ``raises``: whenever asked), the working directory."""
     (tmp_path / "failing.py").write_text(FAILING)
     monkeypatch.chdir(tmp_path)

@@ -9,6 +9,7 @@ from policies import builtin_policies, load_policy
 from policies.scripted import ScriptedPolicy
 from policies.unfair_solver import solve_deals, solve_game
 from sim import Game
+from sim.contract import PolicyError
 from sim.actions import action_name
 from sim.fast import play_fast, run_batch
 from sim.reference import play_game
@@ -159,6 +160,25 @@ def test_a_base_that_raises_at_the_first_decision_is_named_with_its_exception(fa
             r"'failing.py:raises' \(.*failing.py:\d+, function raises\) raised ValueError: asked "
             r"at a \w+ decision \(decision 1 of game 0; level 1, seed 1")
     fails_in_every_way(p, said)
+
+
+@pytest.mark.parametrize("fn, said, decision", [("no_choices", "too many choices", 12),
+                                                 ("no_forced", "forced", 25)])
+def test_a_base_that_fails_in_its_own_game_fails_where_it_fails_alone(failing, fn, said,
+                                                                       decision):
+    """The solver's first play-out is the base's own game: a base failing there is played on
+    and fails where it fails alone (its exception, its decision: a forced one too, which the
+    solver's base is asked at), not "in a continuation" of decision 1 (seen on 1d65492)."""
+    p = load_policy(f"unfair-solver[base=failing.py:{fn},budget=3000]")
+    where = (rf"\(.*failing.py:\d+, function {fn}\) raised ValueError: {said} at a fight "
+             rf"decision \(decision {decision} of game 0; level 1, seed 1")
+    with pytest.raises(PolicyError, match=rf"^policy 'failing.py:{fn}' {where}"):
+        run_batch(1, 1, 0, 2, load_policy(f"failing.py:{fn}"), threads=1)   # alone
+    fails_in_every_way(p, rf"^in policy 'unfair-solver(\[base=failing.py:{fn},budget=3000\])?"
+                          rf"': policy 'failing.py:{fn}' {where}",
+                       lambda: solve_deals(1, 1, 0, 2, budget=3000, base=f"failing.py:{fn}"))
+    answer = solve_game(Game.new(level=1, seed=1, game=0), policy=p)     # at decision 1
+    assert answer["status"] == "failed" and answer["line"] == []
 
 
 # --- UNFAIR, labelled --------------------------------------------------------------------

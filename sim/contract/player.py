@@ -9,7 +9,16 @@ and the front ends ask ``runner_of(player)``, never a player's other attributes.
 """
 from __future__ import annotations
 
-from typing import Protocol
+from typing import NamedTuple, Protocol
+
+
+class Asked(NamedTuple):
+    """What a runner asks at the game's own decisions (``Runner.asked``), which an error inside
+    the engine asks again, from Python, to name the exception (sim.fast.api)."""
+    policy: object      # the policy whose decide is asked (a Policy)
+    params: object      # its parameters (float64[:])
+    forced: bool        # asked at forced decisions (one legal action) too
+    base: str | None    # the name of the policy that plays the runner's continuations, if any
 
 
 class Runner(Protocol):
@@ -26,10 +35,11 @@ class Runner(Protocol):
         """The player's action at the decision a ``sim.Game`` waits for, as in its games;
         with ``log`` (action, the decision's log row or None)."""
 
-    def asked(self):
-        """(policy, params): the policy whose decide the runner asks at the game's own
-        decisions, and its parameters; an error inside the engine asks it again there to name
-        the exception (sim.fast.api; a runner without it: the player's own decide)."""
+    def asked(self) -> Asked:
+        """The policy the runner asks at the game's own decisions, with its parameters,
+        whether forced decisions are asked too, and the base of its continuations; an error
+        inside the engine asks it again there to name the exception (sim.fast.api; a runner
+        without ``asked``: the player's own decide, forced decisions skipped)."""
 
 
 def runner_of(player) -> Runner | None:

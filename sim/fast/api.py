@@ -7,7 +7,7 @@ import numba
 from sim import observation as O
 from sim.contract import PolicyError, callable_decide, decide_once, interruptible
 from sim.contract.decision import at
-from sim.contract.player import runner_of
+from sim.contract.player import Asked, runner_of
 from sim.actions import action_name, shown_action
 from sim.rng import engine_stream_start, policy_stream_start
 from sim.errors import RuleError, UsageError
@@ -96,28 +96,31 @@ def raise_policy_failure(policy, prm, rng, seed, game, DOBS, DLEG, action, first
     ``DOBS`` (observations) and ``DLEG`` (rows: count, legal ids), numbered from ``first``:
     it raised (sim.fast.ask.RAISED) or wrote into its inputs.  It is asked again, from Python,
     at each of them in turn with the policy stream ``rng`` (sim.contract.decide_once names the
-    exception or the write and the decision).  A player with its own runner (the search) is
-    asked through the policy it asks at the game's decisions (``Runner.asked``: keep's or the
-    base's), with its parameters, and the error names the player too; if its base failed in
-    a continuation (``action`` CONTINUATION_FAILED), the error says so.  Returns otherwise."""
+    exception or the write and the decision).  A player with its own runner (the search, the
+    solver) is asked through the policy it asks at the game's decisions (``Runner.asked``:
+    keep's or the base's), with its parameters, at the decisions it asks (forced ones or
+    not), and the error names the player too; if its base failed in a continuation
+    (``action`` CONTINUATION_FAILED), the error says so.  Returns otherwise."""
     own = runner_of(policy)
-    asked, prm = own.asked() if hasattr(own, "asked") else (policy, prm)  # a Runner's
-    fn, answer = callable_decide(asked), None
+    if own is None:
+        asked = Asked(policy, prm, True, None)
+    else:                                   # a runner without asked(): its own decide
+        asked = own.asked() if hasattr(own, "asked") else Asked(policy, prm, False, None)
+    fn, answer = callable_decide(asked.policy), None
     try:
         for k in range(len(DOBS)):
-            if own is not None and DLEG[k, 0] == 1:
-                continue                    # a runner plays a forced action without asking
+            if not asked.forced and DLEG[k, 0] == 1:
+                continue                    # played without asking
             legal = np.ascontiguousarray(DLEG[k, 1:1 + DLEG[k, 0]])
-            answer = decide_once(asked, fn, DOBS[k].copy(), legal, len(legal), prm, rng,
-                                 first + k, (seed, game))
+            answer = decide_once(asked.policy, fn, DOBS[k].copy(), legal, len(legal),
+                                 asked.params, rng, first + k, (seed, game))
     except PolicyError as exc:
-        if asked is policy:
+        if asked.policy is policy:
             raise
         raise PolicyError(f"in policy {policy.name!r}: {exc}") from None
     if own is not None and action == CONTINUATION_FAILED != answer:
         searched = at(DOBS[-1], first + len(DOBS) - 1, (seed, game))[len("at "):]
-        base = getattr(getattr(policy, "base_policy", None), "name", None)   # search, solver
-        its = f"its base policy {base!r}" if base else "its base policy"
+        its = f"its base policy {asked.base!r}" if asked.base else "its base policy"
         raise PolicyError(f"policy {policy.name!r}: {its} raised, or chose an illegal "
                           f"action, in a continuation (a copy of the game played on ahead, not "
                           f"replayed here) of {searched}; play the base alone to see where it "

@@ -16,8 +16,10 @@ decision), *lost* when an iteration ends with the root proven lost (no rollout c
 a subtree), and *undecided* when ``budget`` steps (decisions played, in the tree and in the
 rollouts) are spent first.  Same deal, same answer: no thread, clock or order of games enters.
 Where the base policy fails (raises, or answers an action that is not legal) at a node or in
-a rollout, the answer is *failed* and the game stops with an error (sim.fast.ask's
-CONTINUATION_FAILED), never a lost line: a base that fails is not evidence of a lost deal.
+a rollout, the answer is *failed*, never a lost line: a base that fails is not evidence of a
+lost deal.  Failed in iteration 0, the base's own game, the game is played on by the base,
+which fails where it fails in its own games (the engine's error names that decision); failed
+off its own line, the game stops at the decision solved (sim.fast.ask's CONTINUATION_FAILED).
 """
 from __future__ import annotations
 
@@ -250,14 +252,15 @@ def _solve_game(g, w, f, sv, level, seed, game, opts, outrow, info, STK, STR, NO
 
 @lean_jit
 def _solve_and_play(gp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
-    """Solve the game behind ``gp``, then play it on: the winning line, else the base policy;
-    where the base failed in the solver, the game stops with an error (CONTINUATION_FAILED)."""
+    """Solve the game behind ``gp``, then play it on: the winning line, else the base policy
+    (where iteration 0 found the base failing in its own game, it fails here as there); where
+    the base failed off its own game, the game stops with an error (CONTINUATION_FAILED)."""
     if field(gp, G_S)[S_ENDED] != 0:
         info[I_STATUS] = WON if field(gp, G_S)[S_WON] != 0 else PROVEN_LOST
         return
     solve(gp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info)
     S = field(gp, G_S)
-    if info[I_STATUS] == FAILED:
+    if info[I_STATUS] == FAILED and info[I_DEPTH] > 0:
         if S[S_DEBUG] != 0:
             record(gp, S[S_NLEGAL])                    # the decision the error names
         step(gp, CONTINUATION_FAILED)                  # sim.fast.api names the base
@@ -291,9 +294,9 @@ def _single_game(g, w, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info, D):
 
 def _decide_py(g, f, sv, INFO, line):
     """The solver's action at the state's decision (sim.play.Game): the first of a winning
-    line, else the base policy's (sim.fast.ask.RAISED where it raised), CONTINUATION_FAILED
-    where the base failed in the solver; its answer into INFO[0], the winning line into
-    ``line`` (int64[LINE_CAP])."""
+    line, else the base policy's (also where the base fails later in its own game;
+    sim.fast.ask.RAISED where it raised here), CONTINUATION_FAILED where the base failed off
+    its own game; its answer into INFO[0], the winning line into ``line`` (int64[LINE_CAP])."""
     w, STK, STR, NODE, ACT, TT, _, CNT = _scratch(g.T, g.prm, sv)
     return _decision(g, w, f, sv, STK, STR, NODE, ACT, TT, line, CNT, INFO[0])
 
@@ -304,7 +307,7 @@ def _decision(g, w, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
     solve(gp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info)
     if info[I_STATUS] == WON and info[I_LINE] > 0:
         return LINE[0]
-    if info[I_STATUS] == FAILED:
+    if info[I_STATUS] == FAILED and info[I_DEPTH] > 0:
         return CONTINUATION_FAILED
     return f(gp)
 
