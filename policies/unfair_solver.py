@@ -121,9 +121,10 @@ class SolverRunner:
 
     def decide(self, game, log: bool = False):
         """The first action of a winning line from the decision ``game`` waits for, else the
-        base policy's; with ``log`` (action, {"status": ..., "steps": ...}).  A PolicyError
-        where the base failed (solve_game)."""
-        answer = solve_game(game, policy=self.policy)
+        base policy's, drawn from the game's policy stream as in the batch (an illegal one:
+        ``Game.step`` says so); with ``log`` (action, {"status": ..., "steps": ...}).  A
+        PolicyError where the base raised here, or failed off its own game (solve_game)."""
+        answer = _solve_at(game, game.arrays, self.policy, self.policy.sv)
         action = answer["action"]
         return (action, {k: answer[k] for k in ("status", "steps")}) if log else action
 
@@ -161,22 +162,29 @@ def _single(policy, f, g, D):
 # --- the answers -------------------------------------------------------------------------------
 def solve_game(game, budget: int | None = None, policy=None) -> dict:
     """Solve the position a ``sim.Game`` waits at (not changed): {"status": "won", "lost",
-    "undecided" or "failed" (the base fails further on in its own game from here), "line":
-    the winning line's action ids (empty unless won), "action": its first action (else the
-    base policy's), "steps": steps spent}.  A PolicyError where the base raised here, or
-    failed (raised, or answered an illegal action) in the search off its own game."""
+    "undecided" or "failed" (the base fails in its own game from here: raises or answers an
+    illegal action, here or later), "line": the winning line's action ids (empty unless
+    won), "action": its first action (else the base policy's answer here), "steps": steps
+    spent}.  A PolicyError where the base raised here, or failed (raised, or answered an
+    illegal action) in the search off its own game."""
+    policy = policy or make_policy(NAME, None, dict(PARAMS), DESCRIPTION)
+    sv = policy.sv if budget is None else solver_params(int(budget))
+    return _solve_at(game, game.clone().arrays, policy, sv)
+
+
+def _solve_at(game, arrays, policy, sv) -> dict:
+    """solve_game's answer at ``game``'s decision, on the engine arrays ``arrays`` (the
+    game's own, whose policy stream the base's answer then draws from, or a clone's)."""
     from sim.fast import solver as V
     from sim.fast.api import raise_decision_failure
     from sim.fast.ask import CONTINUATION_FAILED, RAISED, policy_function
-    policy = policy or make_policy(NAME, None, dict(PARAMS), DESCRIPTION)
-    sv = policy.sv if budget is None else solver_params(int(budget))
     info = np.zeros((1, V.N_INFO), np.int64)
     line = np.zeros(V.LINE_CAP, np.int64)
-    g = game.clone()
-    arrays = g.arrays._replace(prm=policy.base_params())
+    stream = arrays.PR.copy()                    # as it stood: the error replay's
+    arrays = arrays._replace(prm=policy.base_params())
     a = int(V.entry("decide")(arrays, policy_function(policy), sv, info, line))
     if a in (RAISED, CONTINUATION_FAILED):
-        raise_decision_failure(policy, arrays, game.arrays.PR.copy(), game.seed, game.game, a)
+        raise_decision_failure(policy, arrays, stream, game.seed, game.game, a)
     status = V.STATUS_NAMES[int(info[0, V.I_STATUS])]
     return {"status": status, "action": a, "steps": int(info[0, V.I_STEPS]),
             "line": line[:int(info[0, V.I_LINE])].tolist() if status == "won" else []}

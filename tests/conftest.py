@@ -86,6 +86,12 @@ def no_forced(obs, legal, n_legal, params, rng):
     return legal[n_legal - 1]
 
 
+def illegal(obs, legal, n_legal, params, rng):
+    if n_legal > 2:
+        return 999
+    return legal[n_legal - 1]
+
+
 def raises(obs, legal, n_legal, params, rng):
     if n_legal > 0:
         raise ValueError("asked")
@@ -97,7 +103,7 @@ def raises(obs, legal, n_legal, params, rng):
 def failing(tmp_path, monkeypatch):
     """A folder with failing.py (``first``; ``no_choices``: raises at 3+ legal actions;
     ``no_crowds``: at 7+, which its own games at level 1, seed 1 never reach; ``no_forced``: at
-    a forced decision (one legal action);
+    a forced decision (one legal action); ``illegal``: answers 999 at 3+;
     ``raises``: whenever asked), the working directory."""
     (tmp_path / "failing.py").write_text(FAILING)
     monkeypatch.chdir(tmp_path)

@@ -10,6 +10,7 @@ from policies.scripted import ScriptedPolicy
 from policies.unfair_solver import solve_deals, solve_game
 from sim import Game
 from sim.contract import PolicyError
+from sim.errors import RuleError
 from sim.actions import action_name
 from sim.fast import play_fast, run_batch
 from sim.reference import play_game
@@ -179,6 +180,40 @@ def test_a_base_that_fails_in_its_own_game_fails_where_it_fails_alone(failing, f
                        lambda: solve_deals(1, 1, 0, 2, budget=3000, base=f"failing.py:{fn}"))
     answer = solve_game(Game.new(level=1, seed=1, game=0), policy=p)     # at decision 1
     assert answer["status"] == "failed" and answer["line"] == []
+
+
+def test_a_base_that_answers_an_illegal_action_in_its_own_game_is_refused_there(failing):
+    """As alone: the engine's illegal-action error at that decision (not "in a continuation"
+    of decision 1), from the batch, play_fast, solve_deals and a sim.Game."""
+    said = (r"chose action id 999 \(outside the action space\) at a fight decision \(game 0, "
+            r"level 1, seed 1\): not a legal action; legal: ")
+    alone, p = (load_policy(s) for s in ("failing.py:illegal",
+                                         "unfair-solver[base=failing.py:illegal,budget=3000]"))
+    with pytest.raises(RuleError, match=rf"^policy 'failing.py:illegal' {said}"):
+        run_batch(1, 1, 0, 2, alone, threads=1)
+    for play in (lambda: run_batch(1, 1, 0, 2, p, threads=1), lambda: play_fast(1, 1, 0, p),
+                 lambda: solve_deals(1, 1, 0, 2, budget=3000, base="failing.py:illegal")):
+        with pytest.raises(RuleError, match=rf"^policy 'unfair-solver(\[.*\])?' {said}"):
+            play()
+    g = Game.new(level=1, seed=1, game=0)
+    with pytest.raises(RuleError, match=r"action id 999 .* is not legal at this fight decision"):
+        while not g.is_over:
+            g.step(g.policy_action(p))
+    assert g.decisions == 12 - 1
+
+
+def test_a_game_asking_the_solver_draws_the_base_from_its_own_policy_stream():
+    """Where the solver finds no win, its sim.Game answer is the base's, drawn from the game's
+    policy stream, so a random base plays its own game as in the batch (the stream stood
+    still, seen on a792cc4: other games)."""
+    p = load_policy("unfair-solver[base=random,budget=1]")
+    for game in range(3):
+        alone, batch = play_fast(1, 1, game, load_policy("random")), play_fast(1, 1, game, p)
+        g = Game.new(level=1, seed=1, game=game)
+        while not g.is_over:
+            g.step(g.policy_action(p))
+        assert (g.result["score"], g.result["turns"]) == (alone["score"], alone["turn"]) \
+            == (batch["score"], batch["turn"])
 
 
 # --- UNFAIR, labelled --------------------------------------------------------------------

@@ -102,10 +102,12 @@ def raise_policy_failure(policy, prm, rng, seed, game, DOBS, DLEG, action, first
     not), and the error names the player too; if its base failed in a continuation
     (``action`` CONTINUATION_FAILED), the error says so.  Returns otherwise."""
     own = runner_of(policy)
-    if own is None:
+    if own is None:                             # the engine asks it at every decision
         asked = Asked(policy, prm, True, None)
-    else:                                   # a runner without asked(): its own decide
-        asked = own.asked() if hasattr(own, "asked") else Asked(policy, prm, False, None)
+    elif hasattr(own, "asked"):
+        asked = own.asked()
+    else:                                       # a runner without asked(): its own decide
+        asked = Asked(policy, prm, False, None)
     fn, answer = callable_decide(asked.policy), None
     try:
         for k in range(len(DOBS)):

@@ -28,9 +28,10 @@ _decide_at = None   # ... and so has each copy of _ask
 # reports after the batch at best, and loses in its worker threads: the game would go on with a
 # made-up action.)
 RAISED = -2
-# What a player that plays continuations (the search, sim.fast.search) answers when its policy
-# failed in one (raised, or chose an illegal action): a continuation is a resampled copy, not
-# replayed, so sim.fast.api says where it happened and names the policy, not the exception.
+# What a player that plays continuations (the search, sim.fast.search; the solver,
+# sim.fast.solver) answers when its policy failed in one (raised, or chose an illegal action):
+# a continuation is a copy played ahead, not replayed, so sim.fast.api says where it happened
+# and names the policy, not the exception.
 CONTINUATION_FAILED = -3
 
 
