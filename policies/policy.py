@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.contract import DECIDE, PolicyError, callable_decide, decide_once
+from sim.contract import DECIDE, PolicyError, callable_decide, decide_once, params_copy
 from sim.contract.user_code import checked, recursion_at, writes_at
 from sim.rng import policy_stream_start
 from sim.errors import UsageError
@@ -106,8 +106,8 @@ class Policy:
         """The action at one decision asked from Python (the reference engine): its mistakes
         are one error naming the decision, and it is timed (sim.contract)."""
         self.decisions += 1
-        return decide_once(self, callable_decide(self), obs, legal, n_legal, self.params, self.rng,
-                   self.decisions, self.at_game)
+        return decide_once(self, callable_decide(self), obs, legal, n_legal, params_copy(self),
+                           self.rng, self.decisions, self.at_game)
 
     def record(self) -> dict:
         """What a results file and a printed header record: the exact policy."""

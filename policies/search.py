@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from policies.policy import Policy
+from sim.contract import params_copy
 from sim.errors import UsageError
 
 NAME = "search"
@@ -165,7 +166,7 @@ class SearchPolicy(Policy):
     def base_params(self) -> np.ndarray:
         """The state's parameters: the kept policy's (they begin with the base's)."""
         kept = self.keep_policy or self.base_policy
-        return np.ascontiguousarray(kept.params, dtype=np.float64)
+        return params_copy(kept)
 
     def keep_function(self, f):
         """The compiled decide of the policy whose action stands (``f``: the base's)."""

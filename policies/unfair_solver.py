@@ -27,6 +27,7 @@ import pandas as pd
 
 from policies.policy import Policy
 from policies.search import base_policy
+from sim.contract import params_copy
 from sim.contract.player import Asked
 from sim.errors import UsageError
 
@@ -82,7 +83,7 @@ class SolverPolicy(Policy):
         return super().header() + f" (base {self.text_params['base']})"
 
     def base_params(self) -> np.ndarray:
-        return np.ascontiguousarray(self.base_policy.params, dtype=np.float64)
+        return params_copy(self.base_policy)
 
     def runner(self):
         return SolverRunner(self)

@@ -309,3 +309,41 @@ def test_ctrl_c_while_a_file_is_imported_is_still_ctrl_c(tmp_path):
         load_policy(f"{tmp_path}/ctrl_c.py:decide")
     assert not [m for m in sys.modules.values() if getattr(m, "__file__", "") ==
                 str(tmp_path / "ctrl_c.py")]
+
+
+WRITES_PARAMS = '''from numba import njit
+
+PARAMS = {"bravery": 1.0}
+
+
+@njit
+def bump(p):
+    p[0] = 7.0
+
+
+def decide(obs, legal, n_legal, params, rng):
+    if n_legal > 2:
+        bump(params)
+    return legal[n_legal - 1]
+'''
+
+
+def test_a_write_into_params_leaves_the_policy_as_it_was_and_is_named_every_time(tmp_path,
+                                                                                monkeypatch):
+    """Every engine hands decide a copy of the parameters: a write (through a helper, which
+    no static check sees) is named with the value the user gave, and the Policy keeps it.
+    The engine once wrote into the Policy's own array: its replay then played 7, named no
+    write, and the game ended in silence, as every later game did (seen on 5983d63)."""
+    from helpers import fails_in_every_way
+    (tmp_path / "writes.py").write_text(WRITES_PARAMS)
+    monkeypatch.chdir(tmp_path)
+    said = (r"\S*writes.py:\d+, function bump\) wrote into params at a fight decision "
+            r"\(decision 12 of game 0; level 1, seed 1.*params\[0\] was 1, now 7")
+    for spec in ("writes.py:decide", "unfair-solver[base=writes.py:decide,budget=3000]"):
+        policy = load_policy(spec)
+        for _ in range(2):
+            fails_in_every_way(policy, said)
+        assert getattr(policy, "base_policy", policy).params.tolist() == [1.0]
+    search = load_policy("search[base=writes.py:decide,rollouts=8]")
+    fails_in_every_way(search, "policy 'search")
+    assert search.base_policy.params.tolist() == [1.0]

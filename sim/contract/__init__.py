@@ -5,7 +5,7 @@ vocabulary only, so that neither engine imports a player nor a player an engine:
 
 * ``decision``: the decision's signature (``DECIDE``, ``decide_args``), ``PolicyError``, the
   one compiled decide for calls from Python (``callable_decide``), one decision asked from
-  Python (``decide_once``);
+  Python (``decide_once``), the parameters as engines hand them (``params_copy``);
 * ``interrupt``: the time limit of a decision (``decision_seconds``) and ``interruptible``;
 * ``player``: what the engines ask of a player (``Player``, ``Runner``: a player that runs
   its own games, as the search does);
@@ -13,8 +13,9 @@ vocabulary only, so that neither engine imports a player nor a player an engine:
   every other dependence on Numba's internals.
 """
 from .decision import (DECIDE, PolicyError, callable_decide, decide_args, decide_once,
-                       py_of, where)
+                       params_copy, py_of, where)
 from .interrupt import DECISION_SECONDS, LIMIT_ENV, decision_seconds, interruptible
 
 __all__ = ["DECIDE", "DECISION_SECONDS", "LIMIT_ENV", "PolicyError", "callable_decide",
-           "decide_args", "decide_once", "decision_seconds", "interruptible", "py_of", "where"]
+           "decide_args", "decide_once", "decision_seconds", "interruptible", "params_copy",
+           "py_of", "where"]

@@ -12,7 +12,8 @@ its file and function (``where``) and the decision where it can be known (``at``
   fast engine's replay of a game in which decide raised or chose an illegal action): an
   exception inside decide, a write into its inputs, or an answer that is no integer, is named
   with its decision and, for a user's code, its file, function and line (user_code); the
-  decision in flight is kept for the time limit (sim.contract.interrupt).
+  decision in flight is kept for the time limit (sim.contract.interrupt);
+* ``params_copy``: the parameters as every engine hands them to decide, a copy.
 
 Which action is legal is the engines' check (an illegal action id names the legal actions).
 """
@@ -42,6 +43,13 @@ def decide_args():
     from numba import types
     i64, f64, u64 = (types.Array(t, 1, "C") for t in (types.int64, types.float64, types.uint64))
     return i64, i64, types.int64, f64, u64
+
+
+def params_copy(policy) -> np.ndarray:
+    """The parameters an engine hands ``policy``'s decide: a float64 copy of its own, so a
+    decide that writes into them (a mistake that stops the game: user_code) never changes the
+    policy's, which its next game, or the error's replay, would otherwise play unseen."""
+    return np.array(policy.params, dtype=np.float64)
 
 
 def py_of(policy):

@@ -5,7 +5,7 @@ import numpy as np
 import numba
 
 from sim import observation as O
-from sim.contract import PolicyError, callable_decide, decide_once, interruptible
+from sim.contract import PolicyError, callable_decide, decide_once, interruptible, params_copy
 from sim.contract.decision import at
 from sim.contract.player import Asked, runner_of
 from sim.actions import action_name, shown_action
@@ -177,7 +177,7 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                               for a in actions], dtype=np.float64)
         name, fn = "scripted", policy_function(_scripted_decide)
     else:
-        prm = np.ascontiguousarray(policy.params, dtype=np.float64)
+        prm = params_copy(policy)
         name, fn = getattr(policy, "name", "policy"), policy_function(policy)
     g = new_state(_table(cards), prm, True, record)
     S, P, obs = g.S, g.P, g.obs
@@ -205,7 +205,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                              cards=cards)
         last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
         if actions is None:     # decide raised, or wrote into its inputs: a PolicyError
-            raise_policy_failure(policy, prm, np.array([policy_stream_start(seed, game)],
+            raise_policy_failure(policy, params_copy(policy),
+                                 np.array([policy_stream_start(seed, game)],
                                                        dtype=np.uint64), seed, game,
                                  g.DOBS[:last + 1], g.DLEG[:last + 1], int(S[S_ERR_ACTION]))
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
@@ -248,7 +249,7 @@ def _batch(level, seed, first_game, n_games: int, policy, options, cards, out) -
     blocks = max(1, min(numba.get_num_threads() * 16, n_games // 64))
     aggs = np.zeros((blocks, summary.AGG_SIZE), np.int64)
     _entry(policy, "batch")(policy_function(policy), _table(cards),
-                            np.ascontiguousarray(policy.params, dtype=np.float64), level,
+                            params_copy(policy), level,
                             int(seed), int(first_game), n_games, _opts(options), out, aggs)
     return aggs
 

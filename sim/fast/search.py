@@ -266,7 +266,10 @@ def search_play(gp, dp, tp, f, keep, sp, sr0, W, rk, LOG, NLOG, slot, cap, game)
 
 @njit(cache=True)
 def _one_game(f, keep, T, prm, sp, level, seed, game, opts, outrow, LOG, NLOG, slot, cap):
-    """Game ``game`` of ``seed`` with the search player; its result row into ``outrow``."""
+    """Game ``game`` of ``seed`` with the search player; its result row into ``outrow``.  The
+    game has its own copy of the parameters: a policy that writes into them (an error) changes
+    no other game's, whatever the threads."""
+    prm = prm.copy()
     _search_game(new_state(T, prm), new_state(T, prm), new_state(T, prm), f, keep, sp, level,
                  seed, game, opts, outrow, np.zeros((5, L_SIZE), np.int64),
                  np.zeros(1, np.uint64), LOG, NLOG, slot, cap, np.zeros((1, 1), np.int64))

@@ -222,8 +222,10 @@ def solve(rp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
 
 @njit(cache=True)
 def _scratch(T, prm, sv):
+    """The working state (its own copy of the parameters: a base that writes into them in the
+    search leaves the game's as they were, and fails there too) and the search's arrays."""
     depth = sv[V_MAX_DEPTH]
-    return (new_state(T, prm), np.empty((depth, ROW_W), np.int64),
+    return (new_state(T, prm.copy()), np.empty((depth, ROW_W), np.int64),
             np.empty((depth, 2), np.uint64), np.zeros((depth, N_NODE), np.int64),
             np.zeros((depth, L_SIZE), np.int64), np.zeros((1 << sv[V_TT_BITS], 3), np.int64),
             np.zeros(LINE_CAP, np.int64), np.zeros(3, np.int64))
@@ -232,9 +234,11 @@ def _scratch(T, prm, sv):
 @njit(cache=True)
 def _one_game(f, T, prm, sv, level, seed, game, opts, outrow, info):
     """Game ``game`` of ``seed``: solved, then played (the winning line, else the base
-    policy); its result row into ``outrow``, the solver's answer into ``info``."""
+    policy); its result row into ``outrow``, the solver's answer into ``info``.  The game has
+    its own copy of the parameters: a base that writes into them (an error) changes no other
+    game's, whatever the threads."""
     w, STK, STR, NODE, ACT, TT, LINE, CNT = _scratch(T, prm, sv)
-    _solve_game(new_state(T, prm), w, f, sv, level, seed, game, opts, outrow, info, STK, STR,
+    _solve_game(new_state(T, prm.copy()), w, f, sv, level, seed, game, opts, outrow, info, STK, STR,
                 NODE, ACT, TT, LINE, CNT, np.zeros((1, 1), np.int64))
 
 

@@ -24,6 +24,7 @@ import pandas as pd
 
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name, shown_action
+from ..contract import params_copy
 from ..deprecation import moved
 from ..errors import RuleError, UsageError
 from ..rng import engine_stream_start, review_decision_start
@@ -108,7 +109,7 @@ def outcomes(g, rollout_policy, rollouts: int, start: int) -> np.ndarray:
     """OUT[k, i]: 1 if legal action i of the decision ``g`` waits for won continuation k."""
     from ..fast import review as R
     from ..fast.ask import policy_function
-    state = g.arrays._replace(prm=np.ascontiguousarray(rollout_policy.params, dtype=np.float64))
+    state = g.arrays._replace(prm=params_copy(rollout_policy))
     OUT = np.zeros((rollouts, len(g.legal_actions())), np.int64)
     R.entry()(state, policy_function(rollout_policy), np.uint64(start), OUT)
     return OUT

@@ -34,9 +34,8 @@ _POLICIES: dict = {}
 
 
 def _policy(policy):
-    """(the Policy, its own runner or None, its compiled decide or None, its parameters) of a
-    policy name or policies.Policy (sim.contract.player: a player with a runner decides on
-    its own)."""
+    """(the Policy, its own runner or None, its compiled decide or None) of a policy name or
+    policies.Policy (sim.contract.player: a player with a runner decides on its own)."""
     from policies import load_policy
     from sim.contract import callable_decide
     from sim.contract.player import runner_of
@@ -44,8 +43,7 @@ def _policy(policy):
     if hit is None:
         pol = load_policy(policy)
         runner = runner_of(pol)
-        hit = (pol, runner, None if runner else callable_decide(pol),
-               np.ascontiguousarray(pol.params, dtype=np.float64))
+        hit = (pol, runner, None if runner else callable_decide(pol))
         if isinstance(policy, str):
             _POLICIES[policy] = hit
     return hit
@@ -193,12 +191,13 @@ class Game:
     def policy_action(self, policy) -> int:
         """What ``policy`` (a name or policies.Policy) answers here, drawing from this game's
         policy stream as the batch runner does."""
-        pol, runner, fn, prm = _policy(policy)
+        pol, runner, fn = _policy(policy)
         if runner is not None:                      # its own runner: the search on this state
             return runner.decide(self)
-        from sim.contract import decide_once
-        return decide_once(pol, fn, self._obs, self._L, int(self._S[Y.S_NLEGAL]), prm,
-                           self._PR, int(self._S[Y.S_DECISIONS]) + 1, (self.seed, self.game))
+        from sim.contract import decide_once, params_copy
+        return decide_once(pol, fn, self._obs, self._L, int(self._S[Y.S_NLEGAL]),
+                           params_copy(pol), self._PR, int(self._S[Y.S_DECISIONS]) + 1,
+                           (self.seed, self.game))
 
     def play(self, policy) -> dict:
         """Play to the end with ``policy``; the result.  Ctrl-C and the time limit of a
