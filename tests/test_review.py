@@ -201,3 +201,17 @@ def test_the_command_and_the_library_continue_with_the_same_policy():
     assert inspect.signature(cli.review).parameters["rollout_policy"].default == lib.ROLLOUT_POLICY
     assert inspect.signature(lib.review).parameters["rollout_policy"].default == lib.ROLLOUT_POLICY
     assert inspect.signature(coach.Coach).parameters["policy"].default == lib.ROLLOUT_POLICY
+
+
+def test_a_rollout_policy_that_fails_in_a_continuation_stops_the_review(failing):
+    """A policy that raises only at 7+ legal actions, which some continuations of decision 3
+    of game 0 (level 1, seed 1, the veteran's moves) meet: an error naming it, where the
+    continuations once counted -1 "wins" (a chance of -100%, seen on 65556d9)."""
+    from sim.contract import PolicyError
+    g = Game.new(level=1, seed=1, game=0)
+    for _ in range(2):
+        g.step(g.policy_action("veteran"))
+    said = (r"failing.py:no_crowds.* (raised ValueError: too many choices|raised, or chose an "
+            r"illegal action, in a continuation .* of a \w+ decision \(decision 3 of game 0)")
+    with pytest.raises(PolicyError, match=said):
+        V.outcomes(g, load_policy("failing.py:no_crowds"), 50, V.decision_seed(1, 0, 2))

@@ -205,9 +205,8 @@ def play_fast(level, seed, game, policy, options=None, deal=None, actions=None,
                              cards=cards)
         last = int(S[S_NDEC]) - 1            # the failing decision is the last one recorded
         if actions is None:     # decide raised, or wrote into its inputs: a PolicyError
-            raise_policy_failure(policy, params_copy(policy),
-                                 np.array([policy_stream_start(seed, game)],
-                                                       dtype=np.uint64), seed, game,
+            stream = np.array([policy_stream_start(seed, game)], dtype=np.uint64)
+            raise_policy_failure(policy, params_copy(policy), stream, seed, game,
                                  g.DOBS[:last + 1], g.DLEG[:last + 1], int(S[S_ERR_ACTION]))
         raise RuleError(_error_message(name, S[S_ERR_ACTION], S[S_ERR_PHASE], game, level, seed,
                                        g.DLEG[last, 1:1 + g.DLEG[last, 0]]))

@@ -267,7 +267,8 @@ def _solve_and_play(gp, wp, f, sv, STK, STR, NODE, ACT, TT, LINE, CNT, info):
     if info[I_STATUS] == FAILED and info[I_DEPTH] > 0:
         if S[S_DEBUG] != 0:
             record(gp, S[S_NLEGAL])                    # the decision the error names
-        step(gp, np.int64(CONTINUATION_FAILED))   # typed, not a literal: no second engine
+        # sim.fast.api names the base; typed, as a literal would compile the engine again
+        step(gp, np.int64(CONTINUATION_FAILED))
     elif info[I_STATUS] == WON:
         for j in range(info[I_LINE]):
             step(gp, LINE[j])

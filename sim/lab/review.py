@@ -24,7 +24,8 @@ import pandas as pd
 
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name, shown_action
-from ..contract import params_copy
+from ..contract import PolicyError, params_copy
+from ..contract.decision import at
 from ..deprecation import moved
 from ..errors import RuleError, UsageError
 from ..rng import engine_stream_start, review_decision_start
@@ -106,12 +107,21 @@ def decision_seed(seed: int, game: int, decision: int) -> int:
 
 
 def outcomes(g, rollout_policy, rollouts: int, start: int) -> np.ndarray:
-    """OUT[k, i]: 1 if legal action i of the decision ``g`` waits for won continuation k."""
+    """OUT[k, i]: 1 if legal action i of the decision ``g`` waits for won continuation k.  A
+    rollout policy that fails (raises, answers an illegal action, writes into its inputs) in
+    a continuation is an error, named by ``check_rollout_policy`` where its continuations from
+    Python meet it too (a continuation that failed is no lost one)."""
     from ..fast import review as R
     from ..fast.ask import policy_function
     state = g.arrays._replace(prm=params_copy(rollout_policy))
     OUT = np.zeros((rollouts, len(g.legal_actions())), np.int64)
     R.entry()(state, policy_function(rollout_policy), np.uint64(start), OUT)
+    if (OUT < 0).any():             # sim.fast.search.rollout: the copy ended on its failure
+        check_rollout_policy(g, rollout_policy, g.decisions)
+        where = at(g.observation, g.decisions + 1, (g.seed, g.game))[len("at "):]
+        raise PolicyError(f"rollout policy {rollout_policy.name!r} raised, or chose an illegal "
+                          f"action, in a continuation (a copy of the game played on ahead, not "
+                          f"replayed here) of {where}; play it alone to see where it fails")
     return OUT
 
 
@@ -176,9 +186,9 @@ def check_rollouts(rollouts) -> int:
 
 def check_rollout_policy(g, rollout_policy, decision: int = 0, tries: int = 3):
     """The rollout policy plays ``tries`` continuations of the decision ``g`` (every hidden
-    order redrawn, R1.4) from Python, where an illegal answer is a RuleError naming it: in
-    the review's compiled continuations an illegal answer only ends the continuation lost
-    (0% everywhere, without a word)."""
+    order redrawn, R1.4) from Python, where an illegal answer is a RuleError naming it, and
+    an exception or a write a PolicyError naming its line: the review's compiled
+    continuations only say that one failed (``outcomes``)."""
     pol = load_rollout_policy(rollout_policy)
     for k in range(tries):
         c = g.resampled(k)
@@ -198,8 +208,8 @@ def review(played: Played, rollouts: int = ROLLOUTS, rollout_policy=ROLLOUT_POLI
     ``progress(done, total)`` after each decision; ``stop()`` true ends the review early
     (Ctrl-C): the rows of the decisions done are returned.  The arguments are checked as
     ``friday review`` checks its options, the rollout policy's answers too
-    (``check_rollout_policy``: before the first decision, and again at a decision that no
-    continuation won)."""
+    (``check_rollout_policy`` before the first decision; a failure in a continuation stops
+    the review with an error: ``outcomes``)."""
     if not isinstance(played, Played):
         raise UsageError("played must be a game from play_through(...)", "played")
     rollouts = check_rollouts(rollouts)
@@ -216,8 +226,6 @@ def review(played: Played, rollouts: int = ROLLOUTS, rollout_policy=ROLLOUT_POLI
             break
         if len(g.legal_actions()) > 1:
             OUT = outcomes(g, pol, rollouts, decision_seed(start.seed, start.game, d))
-            if not OUT.any():
-                check_rollout_policy(g, pol, d)
             rows += decision_rows(g, d, a, OUT, lambda x: action_label(names, x))
         g.step(a)
         if progress is not None:
