@@ -347,3 +347,15 @@ def test_a_write_into_params_leaves_the_policy_as_it_was_and_is_named_every_time
     search = load_policy("search[base=writes.py:decide,rollouts=8]")
     fails_in_every_way(search, "policy 'search")
     assert search.base_policy.params.tolist() == [1.0]
+    from sim import Game
+    from sim.contract import PolicyError
+    from sim.lab.review import decision_seed, outcomes
+    from sim.reference import play_game
+    policy = load_policy("writes.py:decide")
+    for _ in range(2):                      # the reference engine, and a review's continuations
+        with pytest.raises(PolicyError, match=said):
+            play_game(1, 1, 0, policy)
+        with pytest.raises(PolicyError, match=r"writes.py:decide.* (wrote into params|in a "
+                                              r"continuation)"):
+            outcomes(Game.new(level=1, seed=1, game=0), policy, 20, decision_seed(1, 0, 0))
+    assert policy.params.tolist() == [1.0]
