@@ -80,6 +80,16 @@ def where(policy, py=None, place=None) -> str:
     return f"{getattr(policy, 'name', fname)!r} ({text})"
 
 
+def failed_in_a_continuation(who: str, it: str, obs, decision, game) -> PolicyError:
+    """The error of a policy (``who``) that raised, answered an illegal action or wrote into
+    its inputs in a continuation of the decision ``obs``: a copy of the game played on ahead,
+    which no replay reaches, so the error says where, not the exception."""
+    where = at(obs, decision, game)[len("at "):]
+    return PolicyError(f"{who} raised, or chose an illegal action, in a continuation (a copy "
+                       f"of the game played on ahead, not replayed here) of {where}; play {it} "
+                       f"alone to see where it fails")
+
+
 def at(obs, decision=None, game=None) -> str:
     """The decision: ``at a fight decision (decision 7 of game 0; level 1, seed 1, step green,
     turn 2)``; ``game`` is (seed, game index)."""

@@ -6,7 +6,7 @@ import numba
 
 from sim import observation as O
 from sim.contract import PolicyError, callable_decide, decide_once, interruptible, params_copy
-from sim.contract.decision import at
+from sim.contract.decision import at, failed_in_a_continuation
 from sim.contract.player import Asked, runner_of
 from sim.actions import action_name, shown_action
 from sim.rng import engine_stream_start, policy_stream_start
@@ -121,12 +121,9 @@ def raise_policy_failure(policy, prm, rng, seed, game, DOBS, DLEG, action, first
             raise
         raise PolicyError(f"in policy {policy.name!r}: {exc}") from None
     if own is not None and action == CONTINUATION_FAILED != answer:
-        searched = at(DOBS[-1], first + len(DOBS) - 1, (seed, game))[len("at "):]
         its = f"its base policy {asked.base!r}" if asked.base else "its base policy"
-        raise PolicyError(f"policy {policy.name!r}: {its} raised, or chose an illegal "
-                          f"action, in a continuation (a copy of the game played on ahead, not "
-                          f"replayed here) of {searched}; play the base alone to see where it "
-                          f"fails")
+        raise failed_in_a_continuation(f"policy {policy.name!r}: {its}", "the base", DOBS[-1],
+                                       first + len(DOBS) - 1, (seed, game))
 
 
 def raise_decision_failure(policy, arrays, stream, seed, game, action):

@@ -24,8 +24,8 @@ import pandas as pd
 
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name, shown_action
-from ..contract import PolicyError, params_copy
-from ..contract.decision import at
+from ..contract import params_copy
+from ..contract.decision import failed_in_a_continuation
 from ..deprecation import moved
 from ..errors import RuleError, UsageError
 from ..rng import engine_stream_start, review_decision_start
@@ -118,10 +118,8 @@ def outcomes(g, rollout_policy, rollouts: int, start: int) -> np.ndarray:
     R.entry()(state, policy_function(rollout_policy), np.uint64(start), OUT)
     if (OUT < 0).any():             # sim.fast.search.rollout: the copy ended on its failure
         check_rollout_policy(g, rollout_policy, g.decisions)
-        where = at(g.observation, g.decisions + 1, (g.seed, g.game))[len("at "):]
-        raise PolicyError(f"rollout policy {rollout_policy.name!r} raised, or chose an illegal "
-                          f"action, in a continuation (a copy of the game played on ahead, not "
-                          f"replayed here) of {where}; play it alone to see where it fails")
+        raise failed_in_a_continuation(f"rollout policy {rollout_policy.name!r}", "it",
+                                       g.observation, g.decisions + 1, (g.seed, g.game))
     return OUT
 
 
