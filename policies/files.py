@@ -48,13 +48,20 @@ def _hide_other_modules(folder: Path) -> dict:
     return hidden
 
 
-def _failed(path: str, exc: BaseException) -> UsageError:
-    """The one-line error of a file that does not import: its own line where known."""
+def _failed(path: str, file: Path, exc: BaseException) -> UsageError:
+    """The one-line error of a file that does not import: its own line where known (a syntax
+    error in a module it imports: that module's file and line)."""
     from sim.contract.user_code import traced
     if isinstance(exc, SystemExit):
         what = f"it called sys.exit({exc.code!r}) while being imported"
+    elif isinstance(exc, SyntaxError) and exc.lineno is None and "null bytes" in str(exc.msg):
+        who = "it holds" if b"\0" in file.read_bytes() else "a module it imports holds"
+        what = (f"{type(exc).__name__}: {who} NUL bytes, so it is no UTF-8 text (UTF-16?): "
+                f"save it as UTF-8")
     elif isinstance(exc, SyntaxError):
-        what = f"{type(exc).__name__} at line {exc.lineno}: {exc.msg}"
+        there = exc.filename and Path(exc.filename).resolve() != file
+        what = (f"{type(exc).__name__}" + (f" in {exc.filename}" if there else "")
+                + f" at line {exc.lineno}: {exc.msg}")
     else:
         text = " ".join(str(exc).split())[:300]
         place = traced(exc.__traceback__)
@@ -79,7 +86,7 @@ def _import(path: str, file: Path):
         raise
     except BaseException as exc:  # a user's file: report, don't crash (SystemExit too)
         del sys.modules[name]
-        raise _failed(path, exc) from None
+        raise _failed(path, file, exc) from None
     finally:
         sys.path.remove(str(file.parent))
         sys.modules.update(hidden)

@@ -17,6 +17,7 @@ recompilation; nothing but numpy and Numba is needed to play.
 """
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -297,19 +298,43 @@ WEIGHTS = Path(__file__).with_name("learned.json")
 
 def read_weights(path) -> tuple[np.ndarray, dict]:
     """The network of a weights file (JSON written by ``friday train``: W1, b1, w2, b2 and the
-    training record) as the parameter tail [n_in, n_hidden, W1, b1, w2, b2], and its record."""
+    training record) as the parameter tail [n_in, n_hidden, W1, b1, w2, b2], and its record;
+    a file that is not one (unreadable, not UTF-8 JSON, an array missing, of the wrong shape or
+    with a value not finite) is a UsageError naming what is wrong."""
     try:
-        data = json.loads(Path(path).read_text())
-        W1, b1 = np.asarray(data["W1"], np.float64), np.asarray(data["b1"], np.float64)
-        w2, b2 = np.asarray(data["w2"], np.float64), float(data["b2"])
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise UsageError(f"cannot read the weights of policy learned from {path}: {e}") from None
-    nh = len(b1)
-    if W1.shape != (N_FEATURES, nh) or w2.shape != (nh,) or not np.all(np.isfinite(W1)):
-        raise UsageError(f"the weights in {path} do not fit policy learned: W1 {W1.shape}, "
-                         f"expected ({N_FEATURES}, hidden) for its {N_FEATURES} features "
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as e:
+        why = "nested too deeply" if isinstance(e, RecursionError) else e
+        raise UsageError(f"cannot read the weights of policy learned from {path}: {why}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"the weights in {path} do not fit policy learned: a JSON object with "
+                         f"W1, b1, w2 and b2 is, not a {type(data).__name__}")
+    arrays = {}
+    for key in ("W1", "b1", "w2", "b2"):
+        try:
+            arrays[key] = np.asarray(data[key], np.float64)
+        except (KeyError, TypeError, ValueError, OverflowError) as e:
+            why = "missing" if isinstance(e, KeyError) else f"not an array of numbers ({e})"
+            raise UsageError(f"the weights in {path} do not fit policy learned: {key} {why} "
+                             "(make them again with friday train)") from None
+    W1 = arrays["W1"]
+    nh = W1.shape[1] if W1.ndim == 2 else 0                         # hidden units
+    wanted = {"W1": (N_FEATURES, nh), "b1": (nh,), "w2": (nh,), "b2": ()}
+    wrong = []
+    for key, a in arrays.items():
+        if a.shape != wanted[key]:
+            wrong.append(f"{key} {a.shape}, expected {wanted[key]}" if key != "W1" else
+                         f"W1 {a.shape}, expected ({N_FEATURES}, hidden) for its {N_FEATURES} "
+                         "features")
+        elif not np.all(np.isfinite(a)):
+            wrong.append(f"{key} not all finite numbers")
+    if nh == 0 and not wrong:
+        wrong.append("no hidden unit")
+    if wrong:
+        raise UsageError(f"the weights in {path} do not fit policy learned: {'; '.join(wrong)} "
                          "(make them again with friday train)")
-    return np.concatenate([[N_FEATURES, nh], W1.ravel(), b1, w2, [b2]]), data.get("record", {})
+    return (np.concatenate([[N_FEATURES, nh], W1.ravel(), arrays["b1"], arrays["w2"],
+                            [float(arrays["b2"])]]), data.get("record", {}))
 
 
 class LearnedPolicy(Policy):
@@ -322,7 +347,7 @@ class LearnedPolicy(Policy):
         self.text_params = {**self.text_defaults, **(text or {})}
         super().__init__(name, decide, params if params is not None else PARAMS, description)
         given = self.text_params["weights"]
-        self.weights_file = WEIGHTS if given == "shipped" else Path(given)
+        self.weights_file = WEIGHTS if given == "shipped" else Path(os.path.expanduser(given))
         tail, self.training = read_weights(self.weights_file)
         self.params = np.concatenate([self.params, tail])
 

@@ -71,7 +71,7 @@ class Policy:
                 raise UsageError(f"policy {self.name!r} has no parameter {key!r} (known: {known})")
             try:
                 values[key] = float(value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 values[key] = float("nan")
             if not np.isfinite(values[key]):
                 raise UsageError(f"parameter {key} of policy {self.name!r} must be a finite "
@@ -157,10 +157,20 @@ def check_decide(where: str, py):
         signature = inspect.signature(py)
     except (TypeError, ValueError):      # no signature to read: Numba will say
         return
+    names = str(signature.replace(return_annotation=inspect.Signature.empty))[1:-1]
+    by_position = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if any(p.kind not in by_position for p in signature.parameters.values()):
+        raise UsageError(f"policy {where} takes ({names}): a decide takes its 5 arguments by "
+                         f"position, {DECIDE}, without *args, **kwargs or keyword-only ones "
+                         f"(Numba compiles it)")
+    kind = ("async" if inspect.iscoroutinefunction(py) else
+            "a generator" if inspect.isgeneratorfunction(py) else None)
+    if kind:
+        raise UsageError(f"policy {where} is {kind}: a decide is a plain function that returns "
+                         f"an action id, {DECIDE}")
     try:
         signature.bind(*range(5))
     except TypeError:
-        names = ", ".join(signature.parameters)
         raise UsageError(f"policy {where} takes {len(signature.parameters)} arguments ({names}), "
                          f"not the 5 of {DECIDE}") from None
     for fn in [py, *getattr(py, "rules_given", {}).values()]:
@@ -197,11 +207,11 @@ def check_params(where: str, params, py=None) -> dict:
     for key, value in params.items():
         try:
             number = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):       # OverflowError: 10**400
             number = float("nan")
         if not isinstance(key, str) or not key.isidentifier():
             raise UsageError(f"policy {where}: PARAMS name {key!r} is not a name")
         if isinstance(value, bool) or not np.isfinite(number):
             raise UsageError(f"policy {where}: PARAMS[{key!r}] must be a finite number, "
-                             f"not {value!r}")
+                             f"not {repr(value)[:40]}{'...' if len(repr(value)) > 40 else ''}")
     return dict(params)

@@ -7,7 +7,8 @@
 
 ``parse_policy_spec`` is the only parser; ``policies.load_policy`` uses it, so ``simulate
 --policy``, ``compare``, ``report`` and ``replay`` all accept the same texts.  Values must be
-finite numbers; names are checked against the policy's ``PARAMS`` when it is loaded.
+finite numbers, except those of TEXT_PARAMS (a name or a path: any text without ``,[]`` or
+control characters); names are checked against the policy's ``PARAMS`` when it is loaded.
 """
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # parameters whose value may be a name, not a number (the search policy: base=cull-green,
 # kinds=hazard+fight; the learned policy: weights=FILE.json); the policy checks it when loaded
 TEXT_PARAMS = ("base", "kinds", "keep", "weights")
-_TEXT = re.compile(r"[A-Za-z0-9_.+/:-]+\Z")
+# a name's value: any text without control characters (a path may hold spaces, non-ASCII
+# letters, backslashes, '='); ',', '[' and ']' end it before it gets here
+_TEXT = re.compile(r"[^\x00-\x1f\x7f]+\Z")
 USAGE = "write NAME[PARAM=VALUE,...] or file.py:function[PARAM=VALUE,...]"
 
 
@@ -29,7 +32,7 @@ USAGE = "write NAME[PARAM=VALUE,...] or file.py:function[PARAM=VALUE,...]"
 class PolicySpec:
     """A parsed policy text: ``base`` (a name or ``file.py:function``) and parameters."""
     base: str
-    params: tuple = ()            # ((name, float), ...) in the order written
+    params: tuple = ()            # ((name, float or text), ...) in the order written
 
     @property
     def is_file(self) -> bool:
@@ -75,12 +78,15 @@ def parse_policy_spec(text) -> PolicySpec:
         if name in seen:
             raise UsageError(f"policy variant {text!r} sets {name!r} twice")
         seen.add(name)
+        if name in TEXT_PARAMS:                 # a name or a path, even one of digits
+            if not _TEXT.match(value):
+                raise UsageError(f"parameter {name} in {text!r}: {value!r} holds a control "
+                                 f"character")
+            params.append((name, value))
+            continue
         try:
             number = float(value)
         except ValueError:
-            if name in TEXT_PARAMS and _TEXT.match(value):
-                params.append((name, value))
-                continue
             raise UsageError(f"parameter {name} in {text!r} must be a number, "
                              f"not {value!r}") from None
         if not math.isfinite(number):

@@ -203,6 +203,9 @@ def from_json(text: str, source: str) -> Transcript:
     except json.JSONDecodeError as exc:
         raise UsageError(f"{source}, line {exc.lineno}, column {exc.colno}: not a JSON list of "
                          f"moves: {exc.msg}", "actions") from None
+    except RecursionError:
+        raise UsageError(f"{source}: not a JSON list of moves: nested too deeply",
+                         "actions") from None
     if not isinstance(items, list):
         raise UsageError(f"{source}: not a JSON list of moves", "actions")
     for i, item in enumerate(items, 1):

@@ -215,10 +215,12 @@ def load_csv(path) -> CardTable:
     header = reader.fieldnames or []
     missing = [c for c in C.COLUMNS if c not in header]
     extra = [c for c in header if c not in C.COLUMNS]
-    if missing or extra:
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if missing or extra or twice:
         raise CardTableError(f"cards {path}: the header must be the columns of cards.csv"
                              + (f"; missing {', '.join(missing)}" if missing else "")
-                             + (f"; unknown {', '.join(map(str, extra))}" if extra else ""))
+                             + (f"; unknown {', '.join(map(str, extra))}" if extra else "")
+                             + (f"; named twice: {', '.join(map(str, twice))}" if twice else ""))
     rows = []
     for row in reader:
         if None in row or any(v is None for v in row.values()):

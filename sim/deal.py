@@ -46,21 +46,39 @@ POSITION_KEYS = POSITION_PILES + ("life", "step")
 RESHUFFLE_KEYS = ("robinson_reshuffles", "hazard_reshuffles")
 
 
+def _existing(text: str) -> Path | None:
+    """The path ``text`` names if something is there (a file, a folder, a pipe); None for
+    anything else (no such file, or text that cannot be a path, such as inline JSON)."""
+    try:
+        path = Path(text)
+        return path if path.exists() else None
+    except (OSError, ValueError):                   # a name too long, a NUL byte
+        return None
+
+
 def load_deal(source) -> dict:
     """A deal from a dict, a JSON string or a path; only shape is checked here."""
     if isinstance(source, dict):
         deal = source
     else:
         text = str(source)
-        if not text.lstrip().startswith("{"):
-            path = Path(text)
-            if not path.is_file():
-                raise UsageError(f"deal file {text!r} not found")
-            text = path.read_text(encoding="utf-8")
+        path = _existing(text)
+        if path is not None and path.is_dir():
+            raise UsageError(f"deal file {text!r} is a folder: give a JSON file")
+        if path is not None:                        # a file, or a pipe such as <(...)
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as exc:
+                raise UsageError(f"deal file {text!r} is not UTF-8 text ({exc.reason} at byte "
+                                 f"{exc.start}): save it as UTF-8") from None
+        elif not text.lstrip().startswith("{"):
+            raise UsageError(f"deal file {text!r} not found")
         try:
             deal = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UsageError(f"deal is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise UsageError("deal is not a deal: JSON nested too deeply") from None
     if not isinstance(deal, dict):
         raise UsageError("a deal must be a JSON object")
     unknown = set(deal) - set(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS) - {"comment", "level"}

@@ -443,3 +443,27 @@ def test_a_sweeps_first_range_is_shared_by_its_values(fast_engine):
     with Run(plan, InProcess(threads=1), quiet=True) as run:
         first = next(iter(run))
     assert first.count == 1024 // len(tables) and len(first.results) == len(tables)
+
+
+@pytest.mark.parametrize("taken, more, says", [
+    ("pirate_pairs_level4.png", [], "already has pirate_pairs_level4.png"),
+    ("pirate_what_if.png", ["--what-if-games", "3"], "already has pirate_what_if.png"),
+    ("pirate_pairs_level1.png/", ["--force"], "pirate_pairs_level1.png is a folder"),
+])
+def test_balance_pirates_refuses_a_folder_holding_any_file_it_writes(tmp_path, taken, more,
+                                                                     says):
+    """Every file of --out is checked before any game (a level's pair figure, the what-if
+    figure): nothing overwritten without --force, nothing half-written (a folder in a file's
+    place, even with --force)."""
+    out = tmp_path / "study"
+    if taken.endswith("/"):
+        (out / taken).mkdir(parents=True)
+    else:
+        out.mkdir()
+        (out / taken).write_text("keep")
+    result = run("balance", "pirates", "--level", "1,4", "--games", "5", "--out", str(out),
+                 "--quiet", *more)
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and lines[-1].startswith("error: ") and says in lines[-1], lines
+    assert sorted(p.name for p in out.iterdir()) == [taken.rstrip("/")]
+    assert taken.endswith("/") or (out / taken).read_text() == "keep"

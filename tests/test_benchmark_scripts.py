@@ -118,3 +118,40 @@ def test_learned_cost_counts_the_network_decisions_and_splits_their_time(tmp_pat
     assert len(cells) == 12 and cells[10].endswith("x")
     decisions, network = float(cells[1]), float(cells[2])
     assert 0 < network < decisions
+
+
+def test_value_estimate_splits_each_step_into_luck_and_what_a_position_tells(tmp_path,
+                                                                             fast_engine):
+    """benchmarks/value_estimate.py (docs/explanation/learned.md): a row per step the measured
+    positions reach, each with its share of the decisions, its positions, the knowable share
+    and each fitted estimate's captured share, with intervals; the rows' decision shares are
+    those of the whole games (at most 100% together)."""
+    run = _run([ROOT / "benchmarks" / "value_estimate.py", "--games", "30", "--position-games",
+                "2", "--rollouts", "6", "--seed", "5"], tmp_path)
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("Made by `python benchmarks/value_estimate.py --games 30 "
+                               "--position-games 2 --rollouts 6 --seed 5`: level 4, seed 5;")
+    rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in lines
+            if ln.split("|")[1:2] and ln.split("|")[1].strip() in ("green", "yellow", "red",
+                                                                   "pirates")]
+    assert rows and rows[0][0] == "green" and all(len(r) == 7 for r in rows)
+    assert sum(int(r[1].rstrip("%")) for r in rows) <= 101
+    assert sum(int(r[2]) for r in rows) == int(lines[0].split(" positions of 2 held-out")[0]
+                                                .rsplit(" ", 1)[1])
+    assert all(c.count("[") == 1 and c.endswith("continuations") for r in rows for c in r[4:])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_value_estimate_split_recovers_known_luck_and_knowable_parts():
+    """benchmarks/value_estimate.split on made-up chances: q ~ Beta(2, 3), each measured by
+    K = 5 continuations, an estimate with error variance 0.01: the luck E[q(1-q)] = 0.2,
+    Var(q) = 0.04 and the error come back (the continuations' noise, 0.04 here, taken out:
+    without it Var(q) would read 0.08)."""
+    import numpy as np
+    split = runpy.run_path(str(ROOT / "benchmarks" / "value_estimate.py"))["split"]
+    rng = np.random.default_rng(1)
+    q = rng.beta(2, 3, 400_000)
+    measured = rng.binomial(5, q) / 5
+    estimate = q + rng.normal(0, 0.1, q.size)
+    luck, knowable, (error,) = split(measured, [estimate], 5)
+    assert abs(luck - 0.2) < 0.003 and abs(knowable - 0.04) < 0.003 and abs(error - 0.01) < 0.003

@@ -115,6 +115,10 @@ def _bad_files(tmp_path):
     cols = [c for c in C.COLUMNS if c != "destroy_cost"]
     out["missing column"] = (write_rows(tmp_path / "cols.csv", [{c: r[c] for c in cols} for r in rows],
                                         cols), "missing destroy_cost")
+    twice = tmp_path / "twice.csv"                  # the second "name" column would win
+    twice.write_text("\n".join(line + (",name" if k == 0 else ",SECOND") for k, line in
+                               enumerate(PRINTED_CSV.strip().splitlines())) + "\n")
+    out["column twice"] = (twice, "the header must be the columns of cards.csv; named twice: name")
     ragged = tmp_path / "ragged.csv"
     ragged.write_text(PRINTED_CSV.replace("\n5,start,weak,0,none,1,,,,,,,,\n", "\n5,start,weak,0\n"))
     out["ragged line"] = (ragged, "line 7 has 4 fields")
@@ -123,7 +127,8 @@ def _bad_files(tmp_path):
 
 
 @pytest.mark.parametrize("case", ["wrong row count", "duplicate id", "kind", "malformed value",
-                                  "impossible value", "missing column", "ragged line", "no file"])
+                                  "impossible value", "missing column", "column twice",
+                                  "ragged line", "no file"])
 def test_bad_cards_file_is_one_clear_error(tmp_path, case):
     path, message = _bad_files(tmp_path)[case]
     with pytest.raises(CardTableError, match=message):

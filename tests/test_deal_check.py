@@ -1,5 +1,7 @@
 """Deal files are checked by sim.deal.check_deal alone, against the set-up rules R2.1-R2.4,
 from the deal and the level only: a deal it accepts gives a legal set-up whatever the seed."""
+import json
+import os
 from itertools import combinations
 
 import pytest
@@ -8,8 +10,8 @@ import sim.cards as C
 import sim.observation as O
 from helpers import (MORONIC, VERY_HUNGRY, VERY_STUPID, check_conservation, make_deal, new_game,
                      play, position)
-from sim.deal import DEAL_KEYS, check_deal
-from sim.errors import FridayError, RuleError
+from sim.deal import DEAL_KEYS, check_deal, load_deal
+from sim.errors import FridayError, RuleError, UsageError
 from sim.rules import YELLOW
 
 A_DISTRACTED = 18     # a normal aging card
@@ -114,6 +116,15 @@ def test_ids_and_shape_are_checked_first():
     refused(1, "{not json", "not valid JSON")
 
 
+def test_a_deal_file_that_is_not_utf8_json_is_one_usage_error(tmp_path):
+    (tmp_path / "utf16.json").write_text('{"pirates": [59, 60]}', encoding="utf-16")
+    (tmp_path / "deep.json").write_text('{"comment": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(UsageError, match=r"utf16.json' is not UTF-8 text .* save it as UTF-8"):
+        load_deal(tmp_path / "utf16.json")
+    with pytest.raises(UsageError, match="JSON nested too deeply"):
+        load_deal(tmp_path / "deep.json")
+
+
 def test_the_deal_comes_back_top_first_with_the_keys_it_gives():
     deal = {"comment": "a table game", "hazard_stack": list(C.HAZARD_IDS)[::-1],
             "pirates": [66, 59]}
@@ -210,3 +221,22 @@ def test_both_engines_refuse_a_bad_position_and_play_a_good_one_alike():
     assert g.trace[1] == {"e": "step", "step": "yellow", "hazard_stack": g.trace[0]["hazard_stack"]}
     assert g.trace[0]["life"] == 7 and g.robinson_discard == [0, 18]
     assert g.aging_in_game == 10 and g.observation(0)[O.O_AGING_TAKEN] == 1
+
+
+def test_a_deal_path_is_read_whatever_its_name_and_a_folder_is_refused(tmp_path):
+    """A file whose name starts with '{' is a file, a pipe is read, a folder is named as one;
+    inline JSON longer than a file name can be is still JSON."""
+    deal = {"pirates": [59, 60]}
+    (tmp_path / "{weird}.json").write_text(json.dumps(deal))
+    assert load_deal(tmp_path / "{weird}.json") == deal
+    read, write = os.pipe()
+    os.write(write, json.dumps(deal).encode())
+    os.close(write)
+    try:
+        assert load_deal(f"/dev/fd/{read}") == deal
+    finally:
+        os.close(read)
+    with pytest.raises(UsageError, match="is a folder: give a JSON file"):
+        load_deal(tmp_path)
+    long = {"comment": "x" * 5000, **deal}
+    assert load_deal(json.dumps(long)) == long

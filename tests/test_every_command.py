@@ -60,7 +60,8 @@ FLOAT = "returns float64, not an action id (int)"
 TEXT = "PARAMS['reserve'] must be a finite number, not 'abc'"
 WORD = "returns Literal[str](end), not an action id (int)"
 POLICY_FILES = [("mine.py:four", ARITY), ("text.py:f", TEXT), ("mine.py:half", FLOAT),
-                ("mine.py:maybe", "returns OptionalType(int64), not an action id"),
+                ("mine.py:maybe", "returns OptionalType(int64), not an action id (int): some "
+                                  "path returns None"),
                 ("mine.py:word", WORD)]
 
 
@@ -77,8 +78,8 @@ CASES = [(_with_policy(c, spec), message) for c in COMMANDS for spec, message in
 CASES += [(["replay", "--level", "1", "--seed", "1", "--policy", spec], message)
           for spec, message in POLICY_FILES[:3] + POLICY_FILES[4:]]   # maybe: None is never
 #                                                       returned on the reference engine
-CASES += [(["play", "--level", "1", "--hint", spec], message)
-          for spec, message in POLICY_FILES[:2]]
+CASES += [(["play", "--level", "1", "--hint", spec], message)      # before the first move
+          for spec, message in POLICY_FILES]
 CASES += [
     # --games out of range, on every command that plays many games
     *[([*COMMANDS[c][:-1], BIG], "less than or equal to 9223372036854775807")

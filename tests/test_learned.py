@@ -151,3 +151,39 @@ def test_other_weights_by_name_and_bad_weights_are_one_error(tmp_path):
         load_policy(f"learned[weights={tmp_path / 'narrow.json'}]")
     with pytest.raises(UsageError, match="cannot read the weights"):
         load_policy(f"learned[weights={tmp_path / 'none.json'}]")
+    nh = len(shipped["b1"])
+    for name, changed, says in [                    # each named for what is wrong in it
+            ("b1-number", {"b1": 3.0}, rf"b1 \(\), expected \({nh},\) \(make them"),
+            ("b1-column", {"b1": [[x] for x in shipped["b1"]]}, rf"b1 \({nh}, 1\)"),
+            ("b1-short", {"b1": shipped["b1"][:-1]}, rf"b1 \({nh - 1},\), expected \({nh},\)"),
+            ("w2-nan", {"w2": [float("nan")] + shipped["w2"][1:]}, "w2 not all finite"),
+            ("b2-inf", {"b2": float("inf")}, "b2 not all finite"),
+            ("no-hidden", {"W1": [[]] * Lp.N_FEATURES, "b1": [], "w2": []}, "no hidden unit"),
+            ("b2-list", {"b2": [1.0]}, r"b2 \(1,\), expected \(\)"),
+            ("b2-huge", {"b2": 10 ** 400}, r"b2 not an array of numbers \(int too large"),
+            ("W1-ragged", {"W1": [[1.0, 2.0], [3.0]]}, "W1 not an array of numbers")]:
+        (tmp_path / f"{name}.json").write_text(json.dumps(dict(shipped, **changed)))
+        with pytest.raises(UsageError, match="do not fit policy learned: " + says):
+            load_policy(f"learned[weights={tmp_path / name}.json]")
+    (tmp_path / "no-b1.json").write_text(json.dumps({k: v for k, v in shipped.items()
+                                                     if k != "b1"}))
+    (tmp_path / "a-list.json").write_text("[1, 2]")
+    for name, says in [("no-b1", "b1 missing"), ("a-list", "a JSON object with W1, b1, w2 and "
+                                                            "b2 is, not a list")]:
+        with pytest.raises(UsageError, match="do not fit policy learned: " + says):
+            load_policy(f"learned[weights={tmp_path / name}.json]")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "utf16.json").write_text(json.dumps(shipped)[:2000], encoding="utf-16")
+    for name, says in [("deep", "nested too deeply"), ("utf16", "can't decode")]:
+        with pytest.raises(UsageError, match="cannot read the weights .*" + says):
+            load_policy(f"learned[weights={tmp_path / name}.json]")
+
+
+def test_a_weights_path_may_start_at_the_home_folder(tmp_path, monkeypatch):
+    """``weights=~/net.json`` (the shell does not expand ~ inside the spec) is the home
+    folder's file; ``~nosuchuser/`` stays as written (no such file: one UsageError)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "net.json").write_bytes((ROOT / "policies" / "learned.json").read_bytes())
+    assert load_policy("learned[weights=~/net.json]").weights_file == tmp_path / "net.json"
+    with pytest.raises(UsageError, match="cannot read the weights .* ~nosuchuser/net.json"):
+        load_policy("learned[weights=~nosuchuser/net.json]")

@@ -190,7 +190,8 @@ STRATEGY = "from policies import strategy, veteran\nfrom numba import njit\n"
 BAD_FILES = {   # name: (bytes or None for a folder, function, what the line says)
     "syntax": (b"def decide(obs, legal, n_legal, params, rng)\n    return 0\n", "decide",
                "failed to load: SyntaxError at line 1"),
-    "utf16": (UTF8.encode("utf-16"), "decide", "failed to load"),
+    "utf16": (UTF8.encode("utf-16"), "decide", "failed to load: SyntaxError: it holds NUL bytes, "
+              "so it is no UTF-8 text (UTF-16?): save it as UTF-8"),
     "latin1": (UTF8.encode("latin-1"), "decide", "failed to load: SyntaxError"),
     "bom-latin1": (b"\xef\xbb\xbf# -*- coding: latin-1 -*-\n" + UTF8.encode(), "decide",
                    "failed to load: SyntaxError"),
@@ -206,6 +207,20 @@ BAD_FILES = {   # name: (bytes or None for a folder, function, what the line say
                   "takes 4 arguments (obs, legal, n_legal, params), not the 5"),
     "six-args": (b"def decide(obs, legal, n_legal, params, rng, x):\n    return 0\n", "decide",
                  "takes 6 arguments"),
+    "raises-always": ((DECIDE + "    raise ValueError('boom')\n").encode(), "decide",
+                      "returns none, not an action id (int): no path returns a value"),
+    "star-args": (b"def decide(*args):\n    return args[1][0]\n", "decide",
+                  "takes (*args): a decide takes its 5 arguments by position"),
+    "keyword-args": (b"def decide(obs, legal, n_legal, params, rng, **kw):\n    return 0\n",
+                     "decide", "without *args, **kwargs or keyword-only ones"),
+    "keyword-only": (b"def decide(obs, legal, n_legal, params, *, rng):\n    return 0\n",
+                     "decide", "takes (obs, legal, n_legal, params, *, rng)"),
+    "generator": (b"def decide(obs, legal, n_legal, params, rng):\n    yield 0\n", "decide",
+                  "is a generator: a decide is a plain function"),
+    "async": (b"async def decide(obs, legal, n_legal, params, rng):\n    return 0\n", "decide",
+              "is async: a decide is a plain function"),
+    "params-huge": (b"PARAMS = {'reserve': 10**400}\n" + UTF8.encode(), "decide",
+                    "PARAMS['reserve'] must be a finite number"),
     "raises-at-import": (b"raise RuntimeError('not today')\n", "decide",
                          "failed to load: RuntimeError: not today (at "),
     "recursion-at-import": (b"def f():\n    return f()\nf()\n", "decide",
@@ -359,3 +374,14 @@ def test_a_write_into_params_leaves_the_policy_as_it_was_and_is_named_every_time
                                               r"continuation)"):
             outcomes(Game.new(level=1, seed=1, game=0), policy, 20, decision_seed(1, 0, 0))
     assert policy.params.tolist() == [1.0]
+
+
+def test_a_syntax_error_in_a_module_the_file_imports_names_that_module(tmp_path):
+    """helpers.py beside the policy file, broken at its line 2: the error names helpers.py
+    and its line, not the policy file's line 2 (the sweep's finding)."""
+    from policies import load_policy
+    (tmp_path / "helpers.py").write_text("x = 1\ny = = 2\n")
+    (tmp_path / "mine.py").write_text("\n\n\nimport helpers\n" + UTF8)
+    with pytest.raises(UsageError, match=r"policy file '\S*mine.py' failed to load: SyntaxError "
+                                         r"in \S*helpers.py at line 2: invalid syntax"):
+        load_policy(f"{tmp_path}/mine.py:decide")

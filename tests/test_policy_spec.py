@@ -13,6 +13,11 @@ from sim.errors import UsageError
      (("cull_max_missing", 0.0), ("reserve_red", 2.5))),
     ("dir/mine.py:brave[reserve=3]", "dir/mine.py:brave", (("reserve", 3.0),)),
     ("C:/x/mine.py:brave", "C:/x/mine.py:brave", ()),
+    ("learned[weights=my runs/é net.json]", "learned", (("weights", "my runs/é net.json"),)),
+    (r"search[base=C:\My Policies\pøl icy.py:decide,rollouts=8]", "search",
+     (("base", r"C:\My Policies\pøl icy.py:decide"), ("rollouts", 8.0))),
+    ("learned[weights=123]", "learned", (("weights", "123"),)),     # a file named 123
+    ("learned[weights=runs/lr=0.1/net.json]", "learned", (("weights", "runs/lr=0.1/net.json"),)),
 ])
 def test_parse(text, base, params):
     assert parse_policy_spec(text) == PolicySpec(base, params)
@@ -29,6 +34,7 @@ def test_parse(text, base, params):
     ("[a=1]", "malformed policy variant"),
     ("expert[a=1,a=2]", "sets 'a' twice"),
     ("expert[reserve_red=abc]", "must be a number"),
+    ("learned[weights=a\tb.json]", "holds a control character"),
     ("expert[reserve_red=nan]", "must be a finite number"),
     ("expert[reserve_red=inf]", "must be a finite number"),
     ("expert[reserve_red=-Infinity]", "must be a finite number"),

@@ -211,7 +211,21 @@ def test_a_rollout_policy_that_fails_in_a_continuation_stops_the_review(failing)
     g = Game.new(level=1, seed=1, game=0)
     for _ in range(2):
         g.step(g.policy_action("veteran"))
-    said = (r"failing.py:no_crowds.* (raised ValueError: too many choices|raised, or chose an "
-            r"illegal action, in a continuation .* of a \w+ decision \(decision 3 of game 0)")
+    said = (r"^(rollout policy, in a continuation from decision 3: policy 'failing.py:no_crowds'"
+            r".* raised ValueError: too many choices|rollout policy 'failing.py:no_crowds' raised,"
+            r" or chose an illegal action, in a continuation .* of a \w+ decision \(decision 3 "
+            r"of game 0)")
     with pytest.raises(PolicyError, match=said):
         V.outcomes(g, load_policy("failing.py:no_crowds"), 50, V.decision_seed(1, 0, 2))
+
+
+def test_a_rollout_policy_that_raises_is_named_as_the_rollout_policy(failing):
+    """The exception met by the continuations from Python names the rollout policy and the
+    decision the continuations start from (the sweep's finding: it read as the reviewed
+    player's own error)."""
+    from sim.contract import PolicyError
+    g = Game.new(level=1, seed=1, game=0)
+    said = (r"^rollout policy, in a continuation from decision 1: policy 'failing.py:no_choices'"
+            r" \(\S*failing.py:8, function no_choices\) raised ValueError: too many choices at a")
+    with pytest.raises(PolicyError, match=said):
+        V.outcomes(g, load_policy("failing.py:no_choices"), 20, V.decision_seed(1, 0, 0))

@@ -73,6 +73,8 @@ BAD = [
      "m.json, line 2, column 1: not a JSON list of moves: Expecting value"),
     ("json-with-bom-cut-short", write("m.json", b"\xef\xbb\xbf[\"draw\""),
      "not a JSON list of moves"),
+    ("json-nested-deep", write("m.json", "[" * 100_000 + "]" * 100_000),
+     "m.json: not a JSON list of moves: nested too deeply"),
     ("json-numbers", write("m.json", "[1, 2]"), "m.json, item 1: '1' is not a move"),
     ("json-nested", write("m.json", '[["draw"]]'), "item 1: '[\"draw\"]' is not a move"),
     ("json-bad-move", write("m.json", '["fight:29", "fly"]'),

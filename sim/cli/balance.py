@@ -48,10 +48,10 @@ def pirates(
     when drawn, ranked with significance; per pair: win rate.  Ctrl-C reports and writes the
     games finished."""
     from sim.lab import balance as B
-    from sim.lab.balance_report import STUDY_FILES
+    from sim.lab.balance_report import study_files
     from sim.lab.files import check_folder, command_line
     levels = parse_levels(level)
-    check_folder(out, STUDY_FILES, force)
+    check_folder(out, study_files(levels, bool(what_if_games)), force)
     options, table = parse_options(option), load_cards(cards, set_)
     if what_if_values is not None:
         B.parse_values(what_if_values)

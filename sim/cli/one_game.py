@@ -192,6 +192,7 @@ def play(
     and the built-in policies on the same deal; --save keeps your moves for friday review;
     --actions goes on with a game left early."""
     import secrets
+    from sim.contract import callable_decide
     from sim.lab.files import check_file
     from sim.lab.coach import Coach
     from sim.play.terminal import play_in_terminal
@@ -201,12 +202,14 @@ def play(
         raise UsageError("--actions goes on with a game: give its --seed (and --game)")
     seed = secrets.randbelow(1 << 31) if seed is None else seed
     options = parse_options(option)
-    if "reference" not in load_policy(hint).engines:       # a bad --hint fails first
+    hinter = load_policy(hint)                              # a bad --hint fails first
+    if "reference" not in hinter.engines:
         raise UsageError(f"--hint {hint} needs the fast engine's state: choose another hint "
                          "policy (play runs the reference engine)")
+    callable_decide(hinter)           # compiled now: a return type no action id fails here
     moves = [] if actions is None else left_early(actions, level, seed, game, options)
     raise typer.Exit(play_in_terminal(
-        level, seed, game, hint, options, ids, Coach(level, seed, game, options, rollouts),
+        level, seed, game, hinter, options, ids, Coach(level, seed, game, options, rollouts),
         coach, None if save is None else _saver(save, level, seed, game, option), moves))
 
 

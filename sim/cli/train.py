@@ -2,6 +2,7 @@
 (sim.lab.train), its weights written as a file that ``learned[weights=FILE]`` plays."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -50,6 +51,7 @@ def train(
     from sim.lab.files import check_file, command_line
     from sim.lab.train import Plan, check_data_folder, check_paths, check_trainer
     check_trainer()
+    start = start if start == "veteran" else os.path.expanduser(start)     # as weights=
     plan = Plan(tuple(parse_levels(level)), seed, games, rounds, rollouts, hidden=hidden,
                 continuation=continuation, start=start, warm=warm)
     check_paths(out, data)

@@ -118,7 +118,12 @@ def check_returns(policy, py, returns):
     """A PolicyError unless the compiled decide's return type ``returns`` is an integer."""
     from numba import types
     if not isinstance(returns, types.Integer):
-        raise PolicyError(f"policy {where(policy, py)} returns {returns}, not an action id (int)")
+        why = (": no path returns a value (each one raises, or ends without return)"
+               if returns == types.none else
+               ": some path returns None (one that ends without return?)"
+               if isinstance(returns, types.Optional) else "")
+        raise PolicyError(f"policy {where(policy, py)} returns {returns}, not an action id "
+                          f"(int){why}")
 
 
 def compile_message(policy, py, exc) -> str:

@@ -63,9 +63,10 @@ def policy_function(policy):
         cache = is_project_source(py)
         try:
             at = ask_copy(_decide_at, py, "decide_at", _decide=njit(inline="always")(py))
-            copy = ask_copy(_ask, py, _decide_at=lean_jit(at, sig=POLICY_SIG.args, cache=cache,
-                                                          boundscheck=not cache))
-            fn = _returns_action(policy, py, lean_jit(copy, sig=POLICY_SIG.args, cache=cache))
+            at = _returns_action(policy, py, lean_jit(at, sig=POLICY_SIG.args, cache=cache,
+                                                      boundscheck=not cache))   # decide's type
+            copy = ask_copy(_ask, py, _decide_at=at)
+            fn = lean_jit(copy, sig=POLICY_SIG.args, cache=cache)
         except NumbaError:      # it allocates (or does not compile: then callable_decide says)
             at = ask_copy(_decide_at, py, "decide_at", _decide=callable_decide(policy))
             copy = ask_copy(_ask, py, _decide_at=lean_jit(at, sig=POLICY_SIG, cache=cache))

@@ -270,3 +270,10 @@ def write_sweep_csv(result: dict, path: Path):
 
 
 STUDY_FILES = ("pirates.md", "pirates.csv", "pirate_pairs.csv", "pirate_ranking.png")
+
+
+def study_files(levels, what_if: bool) -> list[str]:
+    """Every file ``write_study`` may write into --out for these levels (and the what-if
+    sweep's figure), so that each is checked before any game."""
+    return (list(STUDY_FILES) + [f"pirate_pairs_level{level}.png" for level in levels]
+            + ["pirate_what_if.png"] * what_if)

@@ -25,7 +25,7 @@ import pandas as pd
 from .. import observation as O
 from ..actions import A_FIGHT, A_PIRATE, A_USE, FAMILIES, N_CARDS, action_id, action_name, shown_action
 from ..contract import params_copy
-from ..contract.decision import failed_in_a_continuation
+from ..contract.decision import PolicyError, failed_in_a_continuation
 from ..deprecation import moved
 from ..errors import RuleError, UsageError
 from ..rng import engine_stream_start, review_decision_start
@@ -191,7 +191,11 @@ def check_rollout_policy(g, rollout_policy, decision: int = 0, tries: int = 3):
     for k in range(tries):
         c = g.resampled(k)
         while not c.is_over:
-            a = int(c.policy_action(pol))
+            try:
+                a = int(c.policy_action(pol))
+            except PolicyError as exc:         # named as the rollout policy's, in a copy
+                raise PolicyError(f"rollout policy, in a continuation from decision "
+                                  f"{decision + 1}: {exc}") from None
             if a not in c.legal_actions():
                 raise RuleError(f"rollout policy {pol.name!r} chose {shown_action(a)} at a {c.phase} "
                                 f"decision of a continuation from decision {decision + 1}: "

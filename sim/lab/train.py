@@ -256,7 +256,7 @@ def check_data_folder(data: Path, plan: Plan):
     if marker.exists():
         try:
             theirs = json.loads(marker.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): "
                              f"delete the data folder {data}, or use another", "data") from None
         if theirs != mine:
@@ -310,7 +310,7 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
     from policies import load_policy
     check_data_folder(data, plan)
     text, record, played, weights = None, None, [], None
-    first_net = (json.loads(Path(plan.start).read_text()) if plan.warm and
+    first_net = (json.loads(Path(plan.start).read_text(encoding="utf-8")) if plan.warm and
                  plan.start != "veteran" else None)         # --warm: round 0's fit starts there
     with tempfile.TemporaryDirectory(prefix="friday-train-") as scratch:
         behaviour = (load_policy("veteran") if plan.start == "veteran" else

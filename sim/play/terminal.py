@@ -222,14 +222,14 @@ class TerminalPlayer:
         return action
 
 
-def play_in_terminal(level: int, seed: int, game: int, hint_spec: str, options: Options,
+def play_in_terminal(level: int, seed: int, game: int, hint_spec, options: Options,
                      ids: bool = False, coach=None, coach_every: bool = False,
                      save=None, moves=()) -> int:
     """Play one game with a person at the terminal; returns the exit code (0, or 130 after
-    Ctrl-C).  ``coach``: chances for ``?`` (and after every move with ``coach_every``);
-    ``save(moves, finished)``: called with the moves made when the game ends, is left or
-    interrupted; ``moves``: the action ids of a game left early, played first (checked
-    legal: policies.transcript)."""
+    Ctrl-C).  ``hint_spec``: the hint policy (a spec or a Policy); ``coach``: chances for
+    ``?`` (and after every move with ``coach_every``); ``save(moves, finished)``: called with
+    the moves made when the game ends, is left or interrupted; ``moves``: the action ids of a
+    game left early, played first (checked legal: policies.transcript)."""
     from policies import load_policy
     player = TerminalPlayer(load_policy(hint_spec), ids, coach, coach_every, moves)
     try:
