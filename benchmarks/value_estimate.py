@@ -127,6 +127,16 @@ def main(argv=None):
             not 1 <= args.position_games <= args.games // 5:
         ap.error("--level is 1..4, --games at least 10, --rollouts at least 2, "
                  "--position-games 1..games/5 (the held-out games)")
+    try:
+        measure(argv, args)
+    except KeyboardInterrupt:            # nothing is printed before the whole measurement
+        print("interrupted: nothing measured (the table comes at the end)", file=sys.stderr)
+        return 130
+    return 0
+
+
+def measure(argv, args):
+    """Fit, measure and print the table (module docstring)."""
     import numpy as np
     from threadpoolctl import threadpool_limits
     t0 = time.process_time()
@@ -172,4 +182,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

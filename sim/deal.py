@@ -67,7 +67,7 @@ def load_deal(source) -> dict:
             raise UsageError(f"deal file {text!r} is a folder: give a JSON file")
         if path is not None:                        # a file, or a pipe such as <(...)
             try:
-                text = path.read_text(encoding="utf-8")
+                text = path.read_text(encoding="utf-8-sig")     # an editor may add a BOM
             except UnicodeDecodeError as exc:
                 raise UsageError(f"deal file {text!r} is not UTF-8 text ({exc.reason} at byte "
                                  f"{exc.start}): save it as UTF-8") from None

@@ -240,3 +240,5 @@ def test_a_deal_path_is_read_whatever_its_name_and_a_folder_is_refused(tmp_path)
         load_deal(tmp_path)
     long = {"comment": "x" * 5000, **deal}
     assert load_deal(json.dumps(long)) == long
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(deal).encode())
+    assert load_deal(tmp_path / "bom.json") == deal                 # a BOM, as Notepad writes
