@@ -16,7 +16,6 @@ the parameter vector after the named parameters (``LearnedPolicy``), so other we
 recompilation; nothing but numpy and Numba is needed to play.
 """
 import hashlib
-import json
 import os
 from pathlib import Path
 
@@ -37,6 +36,7 @@ from sim import observation as O
 from sim.actions import A_DRAW, A_END, A_FIGHT, A_PAY, A_SKIP, A_USE
 from sim.deprecation import moved
 from sim.errors import UsageError
+from sim.userjson import parse_json
 
 NAME = "learned"
 DESCRIPTION = ("the veteran with hazard and fight choices scored by a small network trained "
@@ -294,6 +294,21 @@ def candidate_features(OBS, LEGAL, X, Q, CHANCE):
 
 # --- the policy: the named parameters, then the network read from a weights file ---------------
 WEIGHTS = Path(__file__).with_name("learned.json")
+REMAKE = "make them again with friday train"
+
+
+def weights_data(path) -> dict:
+    """The JSON object of a weights file, as it is (sim.userjson reads it); a UsageError naming
+    the file if it cannot be read, is not UTF-8 JSON or is not an object."""
+    try:
+        raw = Path(path).read_bytes()
+    except (OSError, ValueError) as e:                      # ValueError: a NUL in the name
+        raise UsageError(f"cannot read the weights of policy learned from {path}: {e}") from None
+    data = parse_json(raw, f"the weights file {path} of policy learned", REMAKE)
+    if not isinstance(data, dict):
+        raise UsageError(f"the weights in {path} do not fit policy learned: a JSON object with "
+                         f"W1, b1, w2 and b2 is, not a {type(data).__name__}")
+    return data
 
 
 def read_weights(path) -> tuple[np.ndarray, dict]:
@@ -301,14 +316,7 @@ def read_weights(path) -> tuple[np.ndarray, dict]:
     training record) as the parameter tail [n_in, n_hidden, W1, b1, w2, b2], and its record;
     a file that is not one (unreadable, not UTF-8 JSON, an array missing, of the wrong shape or
     with a value not finite) is a UsageError naming what is wrong."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as e:
-        why = "nested too deeply" if isinstance(e, RecursionError) else e
-        raise UsageError(f"cannot read the weights of policy learned from {path}: {why}") from None
-    if not isinstance(data, dict):
-        raise UsageError(f"the weights in {path} do not fit policy learned: a JSON object with "
-                         f"W1, b1, w2 and b2 is, not a {type(data).__name__}")
+    data = weights_data(path)
     arrays = {}
     for key in ("W1", "b1", "w2", "b2"):
         try:
@@ -316,7 +324,7 @@ def read_weights(path) -> tuple[np.ndarray, dict]:
         except (KeyError, TypeError, ValueError, OverflowError) as e:
             why = "missing" if isinstance(e, KeyError) else f"not an array of numbers ({e})"
             raise UsageError(f"the weights in {path} do not fit policy learned: {key} {why} "
-                             "(make them again with friday train)") from None
+                             f"({REMAKE})") from None
     W1 = arrays["W1"]
     nh = W1.shape[1] if W1.ndim == 2 else 0                         # hidden units
     wanted = {"W1": (N_FEATURES, nh), "b1": (nh,), "w2": (nh,), "b2": ()}
@@ -332,7 +340,7 @@ def read_weights(path) -> tuple[np.ndarray, dict]:
         wrong.append("no hidden unit")
     if wrong:
         raise UsageError(f"the weights in {path} do not fit policy learned: {'; '.join(wrong)} "
-                         "(make them again with friday train)")
+                         f"({REMAKE})")
     return (np.concatenate([[N_FEATURES, nh], W1.ravel(), arrays["b1"], arrays["w2"],
                             [float(arrays["b2"])]]), data.get("record", {}))
 

@@ -28,12 +28,14 @@ from pathlib import Path
 from sim.actions import FAMILIES, SIMPLE_NAMES, action_id
 from sim.cards import N_CARDS
 from sim.errors import FridayError, RuleError, UsageError
+from sim.userjson import parse_json, place
 
 SHOWN = 80                      # characters of a file's text quoted in a message, at most
 MAX_BYTES = 1 << 20             # a game's moves are a few kilobytes: larger is no transcript
 SHUFFLE_LINES = {"robinson_reshuffle": "robinson_reshuffles",
                  "hazard_reshuffle": "hazard_reshuffles"}
 BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+JSON_MOVES = 'a JSON list of moves holds strings, e.g. ["fight:31", "draw"]'
 MOVE_WORDS = (f"a move is {', '.join(SIMPLE_NAMES)} or FAMILY:CARD ({', '.join(FAMILIES)}; "
               f"CARD 0..{N_CARDS - 1}), one per line")
 
@@ -163,7 +165,7 @@ def decode(data: bytes, source: str) -> str:
     try:
         text = data[skip:].decode(codec)
     except UnicodeDecodeError as exc:
-        line, column = _place(data[skip:skip + exc.start].decode(codec, errors="replace"))
+        line, column = place(data[skip:skip + exc.start].decode(codec, errors="replace"))
         what = (f"byte 0x{data[skip + exc.start]:02x} is not UTF-8" if codec == "utf-8"
                 else "not UTF-16 (an odd number of bytes, or half a pair)")
         raise UsageError(f"{source}, line {line}, column {column}: {what}: save the moves as "
@@ -171,16 +173,11 @@ def decode(data: bytes, source: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     for i, ch in enumerate(text):
         if ch not in "\n\t" and unicodedata.category(ch) == "Cc":
-            line, column = _place(text[:i])
+            line, column = place(text[:i])
             raise UsageError(f"{source}, line {line}, column {column}: control character "
                              f"U+{ord(ch):04X}: not a text file of moves (binary, or UTF-16 "
                              "without its byte-order mark?)", "actions")
     return text
-
-
-def _place(before: str) -> tuple[int, int]:
-    """(line, column), from 1, of the character after the text ``before``."""
-    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
 
 
 def from_lines(lines, source: str = "actions", where: str = "line") -> Transcript:
@@ -197,22 +194,15 @@ def from_lines(lines, source: str = "actions", where: str = "line") -> Transcrip
 
 
 def from_json(text: str, source: str) -> Transcript:
-    """A transcript of a JSON list of strings, each one line of a text transcript."""
-    try:
-        items = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{source}, line {exc.lineno}, column {exc.colno}: not a JSON list of "
-                         f"moves: {exc.msg}", "actions") from None
-    except RecursionError:
-        raise UsageError(f"{source}: not a JSON list of moves: nested too deeply",
-                         "actions") from None
+    """A transcript of a JSON list of strings, each one line of a text transcript (the JSON
+    read by sim.userjson: a bad one placed at its line and column)."""
+    items = parse_json(text, source, JSON_MOVES, "actions")
     if not isinstance(items, list):
         raise UsageError(f"{source}: not a JSON list of moves", "actions")
     for i, item in enumerate(items, 1):
         if not isinstance(item, str):
-            raise UsageError(f"{source}, item {i}: {shown(json.dumps(item))} is not a move: a "
-                             'JSON list of moves holds strings, e.g. ["fight:31", "draw"]',
-                             "actions")
+            raise UsageError(f"{source}, item {i}: {shown(json.dumps(item))} is not a move: "
+                             f"{JSON_MOVES}", "actions")
     return from_lines(items, source, "item")
 
 

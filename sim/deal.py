@@ -30,13 +30,13 @@ pile) is one error line naming it.
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 from . import cards as C
 from .errors import RuleError, UsageError
 from .rules import STEP_NAMES, start_life
+from .userjson import parse_json
 
 DEAL_KEYS = ("robinson_stack", "aging_stack", "hazard_stack", "pirates")
 POSITION_PILES = ("robinson_discard", "hazard_discard", "removed")
@@ -44,6 +44,7 @@ POSITION_KEYS = POSITION_PILES + ("life", "step")
 # the orders later shuffles gave at the table, each top first, in the order they happened:
 # the Robinson stack's (R7.1) and the hazard stack's at the start of yellow and red (R8.1)
 RESHUFFLE_KEYS = ("robinson_reshuffles", "hazard_reshuffles")
+DEAL_IS = 'a deal is a JSON object of card-id lists, such as {"pirates": [59, 60]}'
 
 
 def _existing(text: str) -> Path | None:
@@ -57,7 +58,8 @@ def _existing(text: str) -> Path | None:
 
 
 def load_deal(source) -> dict:
-    """A deal from a dict, a JSON string or a path; only shape is checked here."""
+    """A deal from a dict, a JSON string or a path (its bytes read by sim.userjson); only
+    shape is checked here."""
     if isinstance(source, dict):
         deal = source
     else:
@@ -66,19 +68,11 @@ def load_deal(source) -> dict:
         if path is not None and path.is_dir():
             raise UsageError(f"deal file {text!r} is a folder: give a JSON file")
         if path is not None:                        # a file, or a pipe such as <(...)
-            try:
-                text = path.read_text(encoding="utf-8-sig")     # an editor may add a BOM
-            except UnicodeDecodeError as exc:
-                raise UsageError(f"deal file {text!r} is not UTF-8 text ({exc.reason} at byte "
-                                 f"{exc.start}): save it as UTF-8") from None
-        elif not text.lstrip().startswith("{"):
+            deal = parse_json(path.read_bytes(), f"deal file {text!r}", DEAL_IS)
+        elif text.lstrip().startswith("{"):
+            deal = parse_json(text, "the deal's JSON text", DEAL_IS)
+        else:
             raise UsageError(f"deal file {text!r} not found")
-        try:
-            deal = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"deal is not valid JSON: {exc}") from None
-        except RecursionError:
-            raise UsageError("deal is not a deal: JSON nested too deeply") from None
     if not isinstance(deal, dict):
         raise UsageError("a deal must be a JSON object")
     unknown = set(deal) - set(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS) - {"comment", "level"}

@@ -119,9 +119,10 @@ def test_ids_and_shape_are_checked_first():
 def test_a_deal_file_that_is_not_utf8_json_is_one_usage_error(tmp_path):
     (tmp_path / "utf16.json").write_text('{"pirates": [59, 60]}', encoding="utf-16")
     (tmp_path / "deep.json").write_text('{"comment": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    with pytest.raises(UsageError, match=r"utf16.json' is not UTF-8 text .* save it as UTF-8"):
+    with pytest.raises(UsageError, match=r"utf16.json' is not UTF-8 text \(UTF-16\? .*\): "
+                                         "save it as UTF-8"):
         load_deal(tmp_path / "utf16.json")
-    with pytest.raises(UsageError, match="JSON nested too deeply"):
+    with pytest.raises(UsageError, match="deep.json': JSON nested too deeply to read: a deal "):
         load_deal(tmp_path / "deep.json")
 
 

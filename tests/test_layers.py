@@ -27,6 +27,7 @@ LAYERS = {
     "sim.cards": 0, "sim.cardtable": 0, "sim.rules": 0, "sim.rng": 0, "sim.actions": 0,
     "sim.observation": 0, "sim.deal": 0, "sim.names": 0, "sim.trace": 0, "sim.data": 0,
     "sim.errors": 0, "sim.deprecation": 0, "sim.provenance": 0,
+    "sim.userjson": 0,                  # a user's JSON file, read alike by every reader
     # 0.5. The contract between engines and players (sim.contract): the decision's signature
     #    and errors, one compiled decide, one decision asked from Python, the time limit and
     #    Ctrl-C, what the engines ask of a player (its runner), the one lean-jit decorator

@@ -174,8 +174,10 @@ def test_other_weights_by_name_and_bad_weights_are_one_error(tmp_path):
             load_policy(f"learned[weights={tmp_path / name}.json]")
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     (tmp_path / "utf16.json").write_text(json.dumps(shipped)[:2000], encoding="utf-16")
-    for name, says in [("deep", "nested too deeply"), ("utf16", "can't decode")]:
-        with pytest.raises(UsageError, match="cannot read the weights .*" + says):
+    for name, says in [("deep", ": JSON nested too deeply to read: make them again"),
+                       ("utf16", r" is not UTF-8 text \(UTF-16\? .*\): save it as UTF-8")]:
+        with pytest.raises(UsageError, match=rf"the weights file .*{name}\.json of policy "
+                                             "learned" + says):
             load_policy(f"learned[weights={tmp_path / name}.json]")
 
 

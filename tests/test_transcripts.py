@@ -68,13 +68,14 @@ BAD = [
     ("utf16-half-a-pair", write("m.txt", b"\xff\xfe" + "d\n".encode("utf-16-le") +
                                 b"\x00\xd8"), "not UTF-16"),
     ("json-cut-in-a-string", write("m.json", '["fight:29", "dra'),
-     "m.json, line 1, column 14: not a JSON list of moves: Unterminated string"),
+     "m.json, line 1, column 14: not valid JSON (Unterminated string): a JSON list of moves "
+     "holds strings"),
     ("json-cut-after-a-comma", write("m.json", '["fight:29",\n'),
-     "m.json, line 2, column 1: not a JSON list of moves: Expecting value"),
+     "m.json, line 2, column 1: not valid JSON (Expecting value)"),
     ("json-with-bom-cut-short", write("m.json", b"\xef\xbb\xbf[\"draw\""),
-     "not a JSON list of moves"),
+     "m.json, line 1, column 8: not valid JSON"),
     ("json-nested-deep", write("m.json", "[" * 100_000 + "]" * 100_000),
-     "m.json: not a JSON list of moves: nested too deeply"),
+     "m.json: JSON nested too deeply to read: a JSON list of moves holds strings"),
     ("json-numbers", write("m.json", "[1, 2]"), "m.json, item 1: '1' is not a move"),
     ("json-nested", write("m.json", '[["draw"]]'), "item 1: '[\"draw\"]' is not a move"),
     ("json-bad-move", write("m.json", '["fight:29", "fly"]'),

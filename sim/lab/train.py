@@ -33,6 +33,7 @@ import numpy as np
 from .. import observation as O
 from ..errors import MissingExtra, UsageError
 from ..rng import TRAIN_SALT
+from ..userjson import parse_json
 from .review import decision_seed, load_rollout_policy, outcomes
 from .train_fit import (TARGET_SCALE, accuracy, candidate_rows, fit,  # noqa: F401 - the
                         weights_text)                 # fitting's names, also here as before
@@ -254,11 +255,13 @@ def check_data_folder(data: Path, plan: Plan):
     marker = data / "plan.json"
     mine = {k: v for k, v in plan_dict(plan).items() if k != "rounds"}
     if marker.exists():
+        fix = f"delete the data folder {data}, or use another"
         try:
-            theirs = json.loads(marker.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:
-            raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): "
-                             f"delete the data folder {data}, or use another", "data") from None
+            raw = marker.read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): {fix}",
+                             "data") from None
+        theirs = parse_json(raw, f"the training plan {marker}", fix, "data")
         if theirs != mine:
             raise UsageError(f"the data folder {data} holds the records of another training "
                              f"plan ({marker}): use another folder, or the same options", "data")
@@ -308,10 +311,11 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
     ``backend``: sim.lab.run's Processes or OnCluster, in chunks of ``plan.chunk`` games."""
     import tempfile
     from policies import load_policy
+    from policies.learned import weights_data
     check_data_folder(data, plan)
     text, record, played, weights = None, None, [], None
-    first_net = (json.loads(Path(plan.start).read_text(encoding="utf-8")) if plan.warm and
-                 plan.start != "veteran" else None)         # --warm: round 0's fit starts there
+    first_net = (weights_data(plan.start) if plan.warm and plan.start != "veteran"
+                 else None)                                 # --warm: round 0's fit starts there
     with tempfile.TemporaryDirectory(prefix="friday-train-") as scratch:
         behaviour = (load_policy("veteran") if plan.start == "veteran" else
                      load_policy(f"learned[weights={plan.start},margin={plan.margin}]"))
