@@ -3,6 +3,7 @@ the same weights whatever the workers; more rounds continue a data folder to the
 uninterrupted run; Ctrl-C keeps the finished chunks and the same command continues; bad input
 is one error line before any game."""
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -392,6 +393,40 @@ def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
                      cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
     assert len(bad.stderr.strip().splitlines()) == 1
+    f = run_python(ROOT / "benchmarks" / "features.py", "--data", "d", cwd=tmp_path)
+    assert f.returncode == 0, f.stderr
+    rows = [line.split(" | ") for line in f.stdout.splitlines() if line.startswith("| the ")]
+    from policies.learned import N_FEATURES
+    from sim.cards import N_CARDS
+    assert [len(row) for row in rows] == [7, 7]
+    assert [int(row[1]) for row in rows] == [N_FEATURES, N_FEATURES + 2 * N_CARDS]
+    assert "with the card blocks minus without: " in f.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve_0.5.json", "d", "w.json"]
+
+
+def test_the_features_benchmark_pairs_the_losses_by_game():
+    """benchmarks/features.py: the difference of two fits' losses per decision, its interval
+    resampling whole games; the card blocks: a card in the deck, a hazard still to meet."""
+    import numpy as np
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import features
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    game = np.repeat(np.arange(40), 5)
+    lost = np.linspace(0.0, 0.1, 200)
+    mean, (low, high) = features.paired(lost, lost, game)
+    assert mean == 0 and low == high == 0
+    mean, (low, high) = features.paired(lost, lost - 0.01 * (game % 2), game)
+    assert mean == pytest.approx(-0.005) and -0.01 < low < mean < high < 0
+    from sim import observation as O
+    from sim.cards import N_CARDS
+    obs = np.zeros((2, O.ZONE + N_CARDS), np.int64)
+    obs[0, O.ZONE + 3] = O.Z_ROBINSON_DISCARD
+    obs[1, O.ZONE + N_CARDS - 1] = O.Z_HAZARD_STACK
+    X = features.with_cards(np.ones((3, 2)), obs, np.array([0, 0, 1]))
+    assert X.shape == (3, 2 + 2 * N_CARDS) and X.sum() == 6 + 2 + 1
+    assert X[0, 2 + 3] == X[1, 2 + 3] == 1 and X[2, 1 + 2 * N_CARDS] == 1
 
 
 def test_ctrl_c_in_the_fit_is_a_keyboard_interrupt_not_a_half_fitted_network(monkeypatch):

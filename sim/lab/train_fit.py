@@ -37,12 +37,23 @@ def fit(data: dict, plan, init: dict | None = None) -> tuple[dict, dict]:
     says: its weights (W1, b1, w2, b2, the output in chance units) and accuracy figures on
     the held-out games.  ``init`` (weights as this returns them): start from that network
     instead of random weights (``--warm``, fine_tune)."""
+    return fit_rows(*candidate_rows(data), game_keys(data), plan, init)
+
+
+def game_keys(data: dict):
+    """Each decision's game key, game number plus level: its last digit 7 holds the game
+    out of the fit, 3 makes it a checking game of fine_tune."""
+    return data["game"].astype(np.int64) + data["level"]
+
+
+def fit_rows(X, y, dec, game_key, plan, init: dict | None = None) -> tuple[dict, dict]:
+    """``fit`` of the candidates' rows X, targets y and decisions dec (candidate_rows; X may
+    hold other features: benchmarks/features.py), the games of the decisions by their keys
+    (game_keys)."""
     import warnings
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
     from threadpoolctl import threadpool_limits
-    X, y, dec = candidate_rows(data)
-    game_key = data["game"].astype(np.int64) + data["level"]
     held = game_key[dec] % 10 == 7
     model = MLPRegressor(hidden_layer_sizes=(plan.hidden,), activation="relu",
                          alpha=plan.alpha, batch_size=256, learning_rate_init=1e-3,
@@ -117,18 +128,24 @@ def accuracy(pred, y, dec, held, iterations: int) -> dict:
     None where the held-out games cannot measure it (none held out: every tenth game is; a
     correlation of values that do not vary)."""
     rows = np.flatnonzero(held)
-    starts = np.r_[0, np.cumsum(np.bincount(dec, minlength=dec.max() + 1))]
-    same, lost, n = 0, 0.0, 0
-    for d in np.unique(dec[rows]):
-        a, b = starts[d], starts[d + 1]
-        i, j = int(np.argmax(pred[a:b])), int(np.argmax(y[a:b]))
-        same += i == j
-        lost += (y[a + j] - y[a + i]) / TARGET_SCALE
-        n += 1
+    same, lost = choices(pred, y, dec, np.unique(dec[rows]))
+    n = len(same)
     return {"iterations": int(iterations), "held_out_decisions": n,
             "held_out_correlation": _correlation(pred[rows], y[rows]),
-            "held_out_best_agrees": round(same / n, 4) if n else None,
-            "held_out_chance_lost_per_decision": round(lost / n, 5) if n else None}
+            "held_out_best_agrees": round(float(same.mean()), 4) if n else None,
+            "held_out_chance_lost_per_decision": round(float(lost.mean()), 5) if n else None}
+
+
+def choices(pred, y, dec, decisions) -> tuple[np.ndarray, np.ndarray]:
+    """For each of ``decisions`` (rows ``dec`` == d, in order): whether the candidate with the
+    highest ``pred`` is the measured best, and the chance it loses against that best."""
+    starts = np.r_[0, np.cumsum(np.bincount(dec, minlength=dec.max() + 1))]
+    same, lost = np.zeros(len(decisions), bool), np.zeros(len(decisions))
+    for k, d in enumerate(decisions):
+        a, b = starts[d], starts[d + 1]
+        i, j = int(np.argmax(pred[a:b])), int(np.argmax(y[a:b]))
+        same[k], lost[k] = i == j, (y[a + j] - y[a + i]) / TARGET_SCALE
+    return same, lost
 
 
 def _correlation(a, b) -> float | None:
