@@ -8,8 +8,9 @@ much of what a position's value could know). Printed: each fit's held-out figure
 weights record (correlation, best action agreed, chance lost per decision) and CPU time (one
 BLAS thread) and the card blocks' non-zero inputs, then the paired difference of the chance
 lost per held-out decision, with the cards minus without, with a 95% percentile bootstrap
-interval over the held-out games (2,000 resamples, seed 0). Neither network is written: this
-measures the fit, not a player.
+interval over the held-out games (2,000 resamples, seed 0; the interval holds the two fitted
+networks fixed: ``--fit-seeds`` fits them anew with other random seeds, for the fit's own
+spread). Neither network is written: this measures the fit, not a player.
 
     python benchmarks/features.py --data train-data
 """
@@ -64,50 +65,63 @@ def main(argv=None):
     ap.add_argument("--data", type=Path, required=True, help="a friday train data folder")
     ap.add_argument("--rounds", type=int, default=None,
                     help="rounds of records fitted (default: every chunk the folder holds)")
+    ap.add_argument("--fit-seeds", type=int, nargs="+", default=None,
+                    help="the fits' random seeds, each fitting both networks anew "
+                         "(default: the plan's seed, as friday train fits)")
     args = ap.parse_args(argv)
     if args.rounds is not None and args.rounds < 1:
         ap.error("--rounds must be at least 1")
+    if args.fit_seeds is not None and not all(0 <= s < 2**32 for s in args.fit_seeds):
+        ap.error("--fit-seeds: each seed must be in 0 .. 2**32-1")
     try:
         data, plan = records(args.data, args.rounds)
     except FridayError as e:
         ap.error(error_line(e))
     try:
-        measure(argv, data, plan)
+        measure(argv, data, plan, args.fit_seeds or [plan.seed])
     except KeyboardInterrupt:
         print("interrupted: nothing measured", file=sys.stderr)
         sys.exit(130)
 
 
-def measure(argv, data, plan):
+def measure(argv, data, plan, seeds):
+    import dataclasses
     import numpy as np
+    from policies.learned import N_STATE
     from sim.lab.train_fit import candidate_rows, choices, fit_rows, game_keys
     X, y, dec = candidate_rows(data)
     keys = game_keys(data)
     held = np.flatnonzero(keys % 10 == 7)
     cards = with_cards(X, data["obs"], dec)
     extra = (cards[:, X.shape[1]:] != 0).sum(axis=1)       # per candidate: its decision's
-    fits = []
-    for name, rows in (("the policy's features", X), ("the same + card blocks", cards)):
-        t = time.process_time()
-        weights, figures = fit_rows(rows, y, dec, keys, plan)
-        _, lost = choices(predict(weights, rows), y, dec, held)
-        fits.append((name, rows.shape[1], time.process_time() - t, figures, lost))
+    state = (X[:, :N_STATE] != 0).sum(axis=1)
+    game = data["game"].astype(np.int64) * 10 + data["level"]          # one id per game
+    rows, pairs = [], []
+    for seed in seeds:
+        lost = []
+        for name, Xs in (("the policy's features", X), ("the same + card blocks", cards)):
+            t = time.process_time()
+            weights, a = fit_rows(Xs, y, dec, keys, dataclasses.replace(plan, seed=seed))
+            lost.append(choices(predict(weights, Xs), y, dec, held)[1])
+            rows.append(f"| {seed} | {name} | {Xs.shape[1]} | {time.process_time() - t:.0f} | "
+                        f"{a['iterations']} | {a['held_out_correlation']} | "
+                        f"{a['held_out_best_agrees']:.1%} | "
+                        f"{a['held_out_chance_lost_per_decision']} |")
+        mean, (low, high) = paired(*lost, game[held])
+        pairs.append(f"| {seed} | {mean:+.5f} [{low:+.5f}, {high:+.5f}] |")
     print(f"Made by `{command_line(argv, 'python benchmarks/features.py')}`: "
           f"{len(data['game']):,} decisions of levels {sorted(set(data['level'].tolist()))}, "
           f"{len(y):,} candidates, {len(held):,} decisions of "
-          f"{len(np.unique(keys[held])):,} held-out games; the card blocks: "
-          f"{extra.mean():.1f} non-zero inputs a candidate ({extra.min()} to {extra.max()})\n\n"
-          "| features | inputs | fit CPU s | epochs | held-out correlation | best action agreed "
-          "| chance lost per decision |\n|---|---|---|---|---|---|---|")
-    for name, n_in, sec, a, _ in fits:
-        print(f"| {name} | {n_in} | {sec:.0f} | {a['iterations']} | "
-              f"{a['held_out_correlation']} | {a['held_out_best_agrees']:.1%} | "
-              f"{a['held_out_chance_lost_per_decision']} |")
-    game = data["game"].astype(np.int64) * 10 + data["level"]          # one id per game
-    mean, (low, high) = paired(fits[0][4], fits[1][4], game[held])
-    print(f"\nChance lost per decision, with the card blocks minus without: {mean:+.5f} "
-          f"[{low:+.5f}, {high:+.5f}] (95% bootstrap over held-out games; negative: the "
-          "cards pay)")
+          f"{len(np.unique(keys[held])):,} held-out games; non-zero inputs a candidate: "
+          f"{state.mean():.1f} of the {N_STATE} state features ({state.min()} to "
+          f"{state.max()}), {extra.mean():.1f} of the card blocks ({extra.min()} to "
+          f"{extra.max()})\n\n"
+          "| fit seed | features | inputs | fit CPU s | epochs | held-out correlation | best "
+          "action agreed | chance lost per decision |\n|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    print("\n| fit seed | chance lost per decision, with the card blocks minus without [95% "
+          "bootstrap over held-out games; negative: the cards pay] |\n|---|---|")
+    print("\n".join(pairs))
 
 
 if __name__ == "__main__":

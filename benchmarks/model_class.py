@@ -9,7 +9,6 @@ CPU time, one BLAS thread.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -26,10 +25,16 @@ def records(data: Path, rounds: int | None):
     """The records of rounds 0 .. rounds-1 of the data folder (None: every chunk it holds)
     and its plan (plan.json)."""
     from sim.lab.train import Plan, chunks_kept, load_data
+    from sim.userjson import parse_json
     try:
-        saved = json.loads((data / "plan.json").read_text(encoding="utf-8"))
+        raw = (data / "plan.json").read_bytes()
     except (OSError, ValueError) as e:
         raise UsageError(f"{data} is not a friday train data folder ({e})", "data") from None
+    saved = parse_json(raw, f"the training plan {data / 'plan.json'}",
+                       "give a friday train data folder", "data")
+    if not isinstance(saved, dict):
+        raise UsageError(f"{data} is not a friday train data folder (its plan.json is not an "
+                         "object)", "data")
     fields = {k: v for k, v in saved.items() if k in Plan.__dataclass_fields__
               and k not in ("start", "warm", "rounds")}
     plan = Plan(**{**fields, "levels": tuple(saved["levels"])})

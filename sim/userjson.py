@@ -1,10 +1,11 @@
 """A user's JSON file (a deal, a weights file, a JSON transcript, a training plan): the one
 parser of its bytes or text, so that every reader says a bad one in the same words.
 
-The bytes are UTF-8, with or without a byte-order mark (an editor's; skipped).  Anything else
-is one UsageError line naming the file: not UTF-8 (the byte and its offset; ``UTF-16?`` when
-the bytes start with a UTF-16 mark or hold NUL bytes, which JSON text never does), not valid
-JSON (line, column and why), or nested too deeply to read (Python's recursion limit).  What
+The bytes are UTF-8, with or without a byte-order mark (an editor's; skipped), line ends
+LF, CRLF or CR.  Anything else is one UsageError line naming the file: not UTF-8 (the byte
+and its place; ``UTF-16?`` or ``UTF-32?`` when the bytes start with such a mark or every other
+one is NUL), a NUL byte (which JSON text never holds: not a text file), not valid JSON (line,
+column and why), or nested too deeply to read (Python's recursion limit).  What
 the value must be (an object, a list, which keys) each reader checks itself.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .errors import UsageError
 
 UTF8_BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 SAVE_AS_UTF8 = "save it as UTF-8"
 
 
@@ -40,23 +42,36 @@ def parse_json(data: bytes | str, source: str, fix: str, argument: str | None = 
 
 
 def _text(data: bytes, source: str, argument: str | None) -> str:
-    """UTF-8 ``data`` as text, without its byte-order mark; a UsageError if not UTF-8 (or
-    holding a NUL byte, which JSON text never does)."""
+    """UTF-8 ``data`` as text, without its byte-order mark, its line ends LF (as Python reads
+    a text file: a bad one is placed at its line); a UsageError if not UTF-8 or holding a NUL
+    byte, which JSON text never does."""
     skip = len(UTF8_BOM) if data.startswith(UTF8_BOM) else 0
     try:
         text, at = data[skip:].decode("utf-8"), data.find(b"\x00")
     except UnicodeDecodeError as exc:
         text, at = "", skip + exc.start
     if at < 0:
-        return text
-    if data.startswith(UTF16_BOMS):
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+    line, column = place(data[skip:at].decode("utf-8", errors="replace"))
+    where = f"offset {at}, line {line}, column {column}"
+    if data.startswith(UTF32_BOMS):
+        why = "UTF-32? it starts with a UTF-32 byte-order mark"
+    elif data.startswith(UTF16_BOMS):
         why = "UTF-16? it starts with a UTF-16 byte-order mark"
-    elif b"\x00" in data[:at + 1]:
-        why = "UTF-16? it holds NUL bytes"
+    elif _utf16_like(data):
+        why = "UTF-16? every other byte is NUL"
+    elif data[at] == 0:
+        raise UsageError(f"{source} holds a NUL byte ({where}): not a text file: save it as "
+                         "UTF-8 text", argument)
     else:
-        line, column = place(data[skip:at].decode("utf-8"))
-        why = f"byte 0x{data[at]:02x} at offset {at}, line {line}, column {column}"
+        why = f"byte 0x{data[at]:02x} at {where}"
     raise UsageError(f"{source} is not UTF-8 text ({why}): {SAVE_AS_UTF8}", argument)
+
+
+def _utf16_like(data: bytes) -> bool:
+    """Whether the first bytes are ASCII written as UTF-16: every other one NUL."""
+    head = data[:64] if len(data) >= 64 else data[:len(data) // 2 * 2]
+    return len(head) >= 2 and (not any(head[0::2]) or not any(head[1::2]))
 
 
 def place(before: str) -> tuple[int, int]:

@@ -3,6 +3,7 @@ the same weights whatever the workers; more rounds continue a data folder to the
 uninterrupted run; Ctrl-C keeps the finished chunks and the same command continues; bad input
 is one error line before any game."""
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -393,14 +394,19 @@ def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
                      cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
     assert len(bad.stderr.strip().splitlines()) == 1
-    f = run_python(ROOT / "benchmarks" / "features.py", "--data", "d", cwd=tmp_path)
+    f = run_python(ROOT / "benchmarks" / "features.py", "--data", "d", "--fit-seeds", "5",
+                   "6", cwd=tmp_path)
     assert f.returncode == 0, f.stderr
-    rows = [line.split(" | ") for line in f.stdout.splitlines() if line.startswith("| the ")]
+    lines = f.stdout.splitlines()
+    rows = [line.split(" | ") for line in lines if line.startswith(("| 5 | the",
+                                                                     "| 6 | the"))]
     from policies.learned import N_FEATURES
     from sim.cards import N_CARDS
-    assert [len(row) for row in rows] == [7, 7]
-    assert [int(row[1]) for row in rows] == [N_FEATURES, N_FEATURES + 2 * N_CARDS]
-    assert "with the card blocks minus without: " in f.stdout
+    assert [len(row) for row in rows] == [8] * 4
+    assert [int(row[2]) for row in rows] == [N_FEATURES, N_FEATURES + 2 * N_CARDS] * 2
+    assert rows[0][4:] != rows[2][4:]                   # another seed, another fit
+    pairs = [line for line in lines if re.match(r"\| [56] \| [+-]0\.\d{5} \[", line)]
+    assert len(pairs) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["curve_0.5.json", "d", "w.json"]
 
 

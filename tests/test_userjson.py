@@ -42,11 +42,23 @@ def test_bytes_that_are_not_utf8_are_named_at_their_offset():
 
 
 @pytest.mark.parametrize("encoding, why", [
-    ("utf-16", "starts with a UTF-16 byte-order mark"),
-    ("utf-16-be", "holds NUL bytes"), ("utf-16-le", "holds NUL bytes")])
-def test_utf16_is_named_as_a_guess(encoding, why):
-    refused('{"a": 1}'.encode(encoding), rf"^f\.json is not UTF-8 text \(UTF-16\? it {why}\): "
+    ("utf-16", "UTF-16? it starts with a UTF-16 byte-order mark"),
+    ("utf-16-be", "UTF-16? every other byte is NUL"),
+    ("utf-16-le", "UTF-16? every other byte is NUL"),
+    ("utf-32", "UTF-32? it starts with a UTF-32 byte-order mark")])
+def test_utf16_and_utf32_are_named_as_a_guess(encoding, why):
+    refused('{"a": 1}'.encode(encoding), rf"^f\.json is not UTF-8 text \({re.escape(why)}\): "
                                          "save it as UTF-8$")
+
+
+def test_a_nul_byte_in_utf8_text_is_placed_and_not_called_utf16():
+    refused(b'{"a": 1}\n\x00', r"^f\.json holds a NUL byte \(offset 9, line 2, column 1\): "
+                                r"not a text file: save it as UTF-8 text$")
+
+
+def test_old_mac_line_ends_place_a_bad_line_as_a_text_editor_does():
+    refused(b'{\r"a": 1,\r"b" 2}', r"^f\.json, line 3, column 5: not valid JSON")
+    assert parse_json(b'{\r\n"a":\r[1,\r2]}', "f.json", "") == {"a": [1, 2]}
 
 
 def test_bad_json_is_placed_at_its_line_and_column():
