@@ -45,6 +45,8 @@ POSITION_KEYS = POSITION_PILES + ("life", "step")
 # the Robinson stack's (R7.1) and the hazard stack's at the start of yellow and red (R8.1)
 RESHUFFLE_KEYS = ("robinson_reshuffles", "hazard_reshuffles")
 DEAL_IS = 'a deal is a JSON object of card-id lists, such as {"pirates": [59, 60]}'
+JSON_KIND = {list: "list", str: "string", int: "number", float: "number", bool: "true or false",
+             type(None): "null"}
 
 
 def _existing(text: str) -> Path | None:
@@ -73,6 +75,9 @@ def load_deal(source) -> dict:
             deal = parse_json(text, "the deal's JSON text", DEAL_IS)
         else:
             raise UsageError(f"deal file {text!r} not found")
+        if not isinstance(deal, dict):
+            kind = JSON_KIND.get(type(deal), "value")
+            raise UsageError(f"deal file {text!r} holds a JSON {kind}, not a deal: {DEAL_IS}")
     if not isinstance(deal, dict):
         raise UsageError("a deal must be a JSON object")
     unknown = set(deal) - set(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS) - {"comment", "level"}

@@ -139,3 +139,24 @@ def test_every_reader_reads_a_file_with_a_utf8_mark(tmp_path):
     marker.write_bytes(BOM + marker.read_bytes())
     check_data_folder(tmp_path / "data", training)                  # the same plan: goes on
     assert json.loads(marker.read_bytes()[3:])["games"] == 2
+
+
+def test_a_deal_file_holding_another_json_value_is_named(tmp_path):
+    path = tmp_path / "d.json"
+    path.write_text("[59, 60]", encoding="utf-8")
+    with pytest.raises(UsageError, match=r"^deal file '.*d\.json' holds a JSON list, not a "
+                                         r"deal: a deal is a JSON object"):
+        load_deal(str(path))
+
+
+def test_a_bad_start_weights_file_is_said_as_start(tmp_path):
+    """friday train --start FILE: the weights file's error is --start's (sim.cli.common)."""
+    from sim.cli.common import error_line
+    from sim.lab.train import check_plan
+    path = tmp_path / "w.json"
+    path.write_bytes(b"not json")
+    with pytest.raises(UsageError) as err:
+        check_plan(Plan(start=str(path)))
+    assert err.value.argument == "start"
+    assert error_line(err.value).startswith(f"--start: the weights file {path} of policy "
+                                            "learned, line 1, column 1: not valid JSON")

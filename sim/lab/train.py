@@ -237,7 +237,10 @@ def check_plan(plan: Plan):
         raise UsageError(f"the continuation must be one of {', '.join(CONTINUATIONS)}, not "
                          f"{plan.continuation!r}", "continuation")
     if plan.start != "veteran":
-        start = load_policy(f"learned[weights={plan.start}]")
+        try:
+            start = load_policy(f"learned[weights={plan.start}]")
+        except UsageError as e:                     # the weights file's fault: --start's
+            raise UsageError(str(e), "start") from None
         hidden = int(start.params[N_NAMED + 1])
         if plan.warm and hidden != plan.hidden:
             raise UsageError(f"--warm starts the fit from {plan.start}, whose network has "
