@@ -41,13 +41,6 @@ def with_cards(X, obs, dec):
     return np.hstack([X, card_blocks(obs[:, O.ZONE:O.ZONE + C.N_CARDS])[dec]])
 
 
-def predict(weights: dict, X):
-    """The network's output for each row (chance units): relu(X W1 + b1) w2 + b2."""
-    import numpy as np
-    hidden = np.maximum(X @ np.asarray(weights["W1"]) + np.asarray(weights["b1"]), 0.0)
-    return hidden @ np.asarray(weights["w2"]) + weights["b2"]
-
-
 def paired(lost_a, lost_b, game):
     """Mean of lost_b - lost_a per decision and its 95% bootstrap interval over games."""
     import numpy as np
@@ -101,8 +94,8 @@ def measure(argv, data, plan, seeds):
         lost = []
         for name, Xs in (("the policy's features", X), ("the same + card blocks", cards)):
             t = time.process_time()
-            weights, a = fit_rows(Xs, y, dec, keys, dataclasses.replace(plan, seed=seed))
-            lost.append(choices(predict(weights, Xs), y, dec, held)[1])
+            _, a, pred = fit_rows(Xs, y, dec, keys, dataclasses.replace(plan, seed=seed))
+            lost.append(choices(pred, y, dec, held)[1])
             rows.append(f"| {seed} | {name} | {Xs.shape[1]} | {time.process_time() - t:.0f} | "
                         f"{a['iterations']} | {a['held_out_correlation']} | "
                         f"{a['held_out_best_agrees']:.1%} | "

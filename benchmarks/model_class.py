@@ -30,11 +30,9 @@ def records(data: Path, rounds: int | None):
         raw = (data / "plan.json").read_bytes()
     except (OSError, ValueError) as e:
         raise UsageError(f"{data} is not a friday train data folder ({e})", "data") from None
-    saved = parse_json(raw, f"the training plan {data / 'plan.json'}",
-                       "give a friday train data folder", "data")
-    if not isinstance(saved, dict):
-        raise UsageError(f"{data} is not a friday train data folder (its plan.json is not an "
-                         "object)", "data")
+    fix = "give a friday train data folder"
+    saved = parse_json(raw, f"the training plan {data / 'plan.json'}", fix, "data",
+                       object_of="a training plan", encoding_fix=fix)
     fields = {k: v for k, v in saved.items() if k in Plan.__dataclass_fields__
               and k not in ("start", "warm", "rounds")}
     plan = Plan(**{**fields, "levels": tuple(saved["levels"])})

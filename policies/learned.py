@@ -304,11 +304,8 @@ def weights_data(path) -> dict:
         raw = Path(path).read_bytes()
     except (OSError, ValueError) as e:                      # ValueError: a NUL in the name
         raise UsageError(f"cannot read the weights of policy learned from {path}: {e}") from None
-    data = parse_json(raw, f"the weights file {path} of policy learned", REMAKE)
-    if not isinstance(data, dict):
-        raise UsageError(f"the weights in {path} do not fit policy learned: a JSON object with "
-                         f"W1, b1, w2 and b2 is, not a {type(data).__name__}")
-    return data
+    return parse_json(raw, f"the weights file {path} of policy learned", REMAKE,
+                      object_of="a weights file (an object with W1, b1, w2 and b2)")
 
 
 def read_weights(path) -> tuple[np.ndarray, dict]:

@@ -30,6 +30,7 @@ pile) is one error line naming it.
 """
 from __future__ import annotations
 
+import reprlib
 from collections import Counter
 from pathlib import Path
 
@@ -45,8 +46,6 @@ POSITION_KEYS = POSITION_PILES + ("life", "step")
 # the Robinson stack's (R7.1) and the hazard stack's at the start of yellow and red (R8.1)
 RESHUFFLE_KEYS = ("robinson_reshuffles", "hazard_reshuffles")
 DEAL_IS = 'a deal is a JSON object of card-id lists, such as {"pirates": [59, 60]}'
-JSON_KIND = {list: "list", str: "string", int: "number", float: "number", bool: "true or false",
-             type(None): "null"}
 
 
 def _existing(text: str) -> Path | None:
@@ -70,16 +69,12 @@ def load_deal(source) -> dict:
         if path is not None and path.is_dir():
             raise UsageError(f"deal file {text!r} is a folder: give a JSON file")
         if path is not None:                        # a file, or a pipe such as <(...)
-            deal = parse_json(path.read_bytes(), f"deal file {text!r}", DEAL_IS)
-        elif text.lstrip().startswith("{"):
-            deal = parse_json(text, "the deal's JSON text", DEAL_IS)
+            deal = parse_json(path.read_bytes(), f"deal file {text!r}", DEAL_IS,
+                              object_of="a deal")
+        elif text.lstrip().startswith("{"):       # JSON text starting so is an object or bad
+            deal = parse_json(text, "the deal's JSON text", DEAL_IS, object_of="a deal")
         else:
             raise UsageError(f"deal file {text!r} not found")
-        if not isinstance(deal, dict):
-            kind = JSON_KIND.get(type(deal), "value")
-            raise UsageError(f"deal file {text!r} holds a JSON {kind}, not a deal: {DEAL_IS}")
-    if not isinstance(deal, dict):
-        raise UsageError("a deal must be a JSON object")
     unknown = set(deal) - set(DEAL_KEYS + POSITION_KEYS + RESHUFFLE_KEYS) - {"comment", "level"}
     if unknown:
         raise UsageError(f"unknown deal keys {sorted(unknown)}: known are "
@@ -96,7 +91,8 @@ def load_deal(source) -> dict:
             raise UsageError(f"deal {key} must be a list of card ids")
         bad = [c for c in value if not 0 <= c < C.N_CARDS]
         if bad:
-            raise RuleError(f"deal {key} has unknown card ids {bad} (ids are 0..{C.N_CARDS - 1})")
+            raise RuleError(f"deal {key} has unknown card ids {reprlib.repr(bad)} (ids are "
+                            f"0..{C.N_CARDS - 1})")         # reprlib: a 4,000-digit id cut short
     return deal
 
 
@@ -138,7 +134,8 @@ def check_reshuffles(level: int, deal: dict) -> dict:
         for k, order in enumerate(deal[key]):
             unknown = [c for c in order if not 0 <= c < C.N_CARDS]
             if unknown:
-                raise RuleError(f"deal {key}, shuffle {k + 1}: unknown card ids {unknown} "
+                raise RuleError(f"deal {key}, shuffle {k + 1}: unknown card ids "
+                                f"{reprlib.repr(unknown)} "
                                 f"(ids are 0..{C.N_CARDS - 1})")
             twice = sorted(c for c, n in Counter(order).items() if n > 1)
             wrong = [c for c in order if c not in allowed[key][0]]

@@ -5,8 +5,9 @@ The bytes are UTF-8, with or without a byte-order mark (an editor's; skipped), l
 LF, CRLF or CR.  Anything else is one UsageError line naming the file: not UTF-8 (the byte
 and its place; ``UTF-16?`` or ``UTF-32?`` when the bytes start with such a mark or every other
 one is NUL), a NUL byte (which JSON text never holds: not a text file), not valid JSON (line,
-column and why), or nested too deeply to read (Python's recursion limit).  What
-the value must be (an object, a list, which keys) each reader checks itself.
+column and why), nested too deeply to read (Python's recursion limit), or, for a reader
+that wants a JSON object, another value (named: a list, a string ...).  Which keys the object
+must hold each reader checks itself.
 """
 from __future__ import annotations
 
@@ -19,15 +20,28 @@ UTF8_BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 SAVE_AS_UTF8 = "save it as UTF-8"
+JSON_KIND = {list: "list", str: "string", int: "number", float: "number", bool: "true or false",
+             type(None): "null", dict: "object"}
 
 
-def parse_json(data: bytes | str, source: str, fix: str, argument: str | None = None):
+def parse_json(data: bytes | str, source: str, fix: str, argument: str | None = None,
+               *, object_of: str | None = None, encoding_fix: str = SAVE_AS_UTF8):
     """The JSON value of ``data`` (bytes, or text already decoded), a leading byte-order mark
     skipped; else a UsageError ``{source} ...: {what is wrong}: {what to do}``: ``source``
-    names the file, ``fix`` says what to do about bad JSON (bad encoding: save it as UTF-8),
-    ``argument`` is the UsageError's."""
-    text = (_text(data, source, argument) if isinstance(data, bytes) else
+    names the file, ``fix`` says what to do about bad JSON, ``encoding_fix`` about bytes that
+    are not UTF-8 text, ``argument`` is the UsageError's.  With ``object_of`` (such as "a
+    deal") the value must be a JSON object: ``{source} holds a JSON list, not a deal: {fix}``."""
+    text = (_text(data, source, argument, encoding_fix) if isinstance(data, bytes) else
             data.removeprefix("\ufeff"))
+    value = _loads(text, source, fix, argument)
+    if object_of is not None and not isinstance(value, dict):
+        raise UsageError(f"{source} holds a JSON {JSON_KIND.get(type(value), 'value')}, not "
+                         f"{object_of}: {fix}", argument)
+    return value
+
+
+def _loads(text: str, source: str, fix: str, argument: str | None):
+    """json.loads, its errors one UsageError line (parse_json)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -41,7 +55,7 @@ def parse_json(data: bytes | str, source: str, fix: str, argument: str | None = 
         raise UsageError(f"{source}: JSON nested too deeply to read: {fix}", argument) from None
 
 
-def _text(data: bytes, source: str, argument: str | None) -> str:
+def _text(data: bytes, source: str, argument: str | None, fix: str) -> str:
     """UTF-8 ``data`` as text, without its byte-order mark, its line ends LF (as Python reads
     a text file: a bad one is placed at its line); a UsageError if not UTF-8 or holding a NUL
     byte, which JSON text never does."""
@@ -61,11 +75,11 @@ def _text(data: bytes, source: str, argument: str | None) -> str:
     elif _utf16_like(data):
         why = "UTF-16? every other byte is NUL"
     elif data[at] == 0:
-        raise UsageError(f"{source} holds a NUL byte ({where}): not a text file: save it as "
-                         "UTF-8 text", argument)
+        raise UsageError(f"{source} holds a NUL byte ({where}): not a text file: {fix}",
+                         argument)
     else:
         why = f"byte 0x{data[at]:02x} at {where}"
-    raise UsageError(f"{source} is not UTF-8 text ({why}): {SAVE_AS_UTF8}", argument)
+    raise UsageError(f"{source} is not UTF-8 text ({why}): {fix}", argument)
 
 
 def _utf16_like(data: bytes) -> bool:

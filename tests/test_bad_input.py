@@ -1,10 +1,12 @@
 """Bad input gives a clear error: a UsageError for a level, an option, a file, a name; a
 RuleError for a deal or an action the rules forbid (sim.errors)."""
+import json
+
 import pytest
 
 from helpers import make_deal, new_game, play
 from policies.scripted import ScriptedPolicy
-from sim.deal import load_deal
+from sim.deal import check_deal, load_deal
 from sim.reference import Game, IllegalAction
 from sim.errors import FridayError, RuleError, UsageError
 from sim.rules import check_level, parse_options
@@ -76,6 +78,13 @@ def test_deal_json_errors(tmp_path):
     f = tmp_path / "deal.json"
     f.write_text('{"pirates": [60, 61]}')
     assert load_deal(str(f)) == {"pirates": [60, 61]}
+
+
+def test_a_card_id_of_thousands_of_digits_is_cut_short_in_its_error():
+    for deal in ({"pirates": [59, 10 ** 3999]}, {"robinson_reshuffles": [[17, 10 ** 3999]]}):
+        with pytest.raises(RuleError, match=r"unknown card ids \[10+\.\.\.0+\]") as err:
+            check_deal(1, json.dumps(deal))
+        assert len(str(err.value)) < 200
 
 
 def test_illegal_scripted_action_names_action_and_legal_ones():

@@ -264,7 +264,8 @@ def check_data_folder(data: Path, plan: Plan):
         except OSError as exc:
             raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): {fix}",
                              "data") from None
-        theirs = parse_json(raw, f"the training plan {marker}", fix, "data")
+        theirs = parse_json(raw, f"the training plan {marker}", fix, "data",
+                            encoding_fix=fix)
         if theirs != mine:
             raise UsageError(f"the data folder {data} holds the records of another training "
                              f"plan ({marker}): use another folder, or the same options", "data")

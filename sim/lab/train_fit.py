@@ -37,7 +37,7 @@ def fit(data: dict, plan, init: dict | None = None) -> tuple[dict, dict]:
     says: its weights (W1, b1, w2, b2, the output in chance units) and accuracy figures on
     the held-out games.  ``init`` (weights as this returns them): start from that network
     instead of random weights (``--warm``, fine_tune)."""
-    return fit_rows(*candidate_rows(data), game_keys(data), plan, init)
+    return fit_rows(*candidate_rows(data), game_keys(data), plan, init)[:2]
 
 
 def game_keys(data: dict):
@@ -46,10 +46,11 @@ def game_keys(data: dict):
     return data["game"].astype(np.int64) + data["level"]
 
 
-def fit_rows(X, y, dec, game_key, plan, init: dict | None = None) -> tuple[dict, dict]:
+def fit_rows(X, y, dec, game_key, plan, init: dict | None = None):
     """``fit`` of the candidates' rows X, targets y and decisions dec (candidate_rows; X may
     hold other features: benchmarks/features.py), the games of the decisions by their keys
-    (game_keys)."""
+    (game_keys); returns (weights, figures, the fitted network's output for each row, in
+    y's units)."""
     import warnings
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
@@ -78,7 +79,7 @@ def fit_rows(X, y, dec, game_key, plan, init: dict | None = None) -> tuple[dict,
     b1, b2 = model.intercepts_
     weights = {"W1": W1.tolist(), "b1": b1.tolist(), "w2": (w2[:, 0] / TARGET_SCALE).tolist(),
                "b2": float(b2[0]) / TARGET_SCALE}
-    return weights, accuracy(pred, y, dec, held, iterations)
+    return weights, accuracy(pred, y, dec, held, iterations), pred
 
 
 INTERRUPTED = "Training interrupted by user"   # scikit-learn's words for Ctrl-C
