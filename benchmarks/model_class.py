@@ -35,9 +35,13 @@ def records(data: Path, rounds: int | None):
                        object_of="a training plan", encoding_fix=fix)
     fields = {k: v for k, v in saved.items() if k in Plan.__dataclass_fields__
               and k not in ("start", "warm", "rounds")}
-    plan = Plan(**{**fields, "levels": tuple(saved["levels"])})
     wanted = range(20 if rounds is None else rounds)            # friday train: at most 20
-    chunks = chunks_kept(data, plan, wanted)
+    try:
+        plan = Plan(**{**fields, "levels": tuple(saved["levels"])})
+        chunks = chunks_kept(data, plan, wanted)
+    except (KeyError, TypeError, ValueError) as e:              # not what friday train wrote
+        raise UsageError(f"the training plan {data / 'plan.json'} is not one that friday train "
+                         f"wrote ({type(e).__name__}: {e}): {fix}", "data") from None
     if not chunks or (rounds is not None and len(chunks) < rounds * len(plan.chunks(0))):
         raise UsageError(f"{data} does not hold {rounds or 'any'} whole rounds of records",
                          "rounds")

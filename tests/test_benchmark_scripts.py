@@ -6,6 +6,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from helpers import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,6 +81,7 @@ def test_search_curve_writes_a_table_and_a_figure(tmp_path, fast_engine):
     assert "'veteran[reserve_red=3]'" in text and (tmp_path / "curve.png").stat().st_size > 1000
 
 
+@pytest.mark.slow                       # the unfair bound's search on two levels: ~80 s
 def test_search_curve_on_several_levels_writes_the_cost_ratio_to_expert(tmp_path, fast_engine):
     """The ladder (results/ladder.md): one table per level, ``expert`` added as the cost
     reference when not given (its ratio 1.00x), every row's time as a ratio to expert's, and

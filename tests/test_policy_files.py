@@ -341,6 +341,8 @@ def decide(obs, legal, n_legal, params, rng):
         bump(params)
     return legal[n_legal - 1]
 '''
+WROTE = (r"\S*writes.py:\d+, function bump\) wrote into params at a fight decision "
+         r"\(decision 12 of game 0; level 1, seed 1.*params\[0\] was 1, now 7")
 
 
 def test_a_write_into_params_leaves_the_policy_as_it_was_and_is_named_every_time(tmp_path,
@@ -352,28 +354,38 @@ def test_a_write_into_params_leaves_the_policy_as_it_was_and_is_named_every_time
     from helpers import fails_in_every_way
     (tmp_path / "writes.py").write_text(WRITES_PARAMS)
     monkeypatch.chdir(tmp_path)
-    said = (r"\S*writes.py:\d+, function bump\) wrote into params at a fight decision "
-            r"\(decision 12 of game 0; level 1, seed 1.*params\[0\] was 1, now 7")
-    for spec in ("writes.py:decide", "unfair-solver[base=writes.py:decide,budget=3000]"):
-        policy = load_policy(spec)
-        for _ in range(2):
-            fails_in_every_way(policy, said)
-        assert getattr(policy, "base_policy", policy).params.tolist() == [1.0]
-    search = load_policy("search[base=writes.py:decide,rollouts=8]")
-    fails_in_every_way(search, "policy 'search")
-    assert search.base_policy.params.tolist() == [1.0]
+    policy = load_policy("writes.py:decide")
+    for _ in range(2):
+        fails_in_every_way(policy, WROTE)
+    assert policy.params.tolist() == [1.0]
     from sim import Game
     from sim.contract import PolicyError
     from sim.lab.review import decision_seed, outcomes
     from sim.reference import play_game
-    policy = load_policy("writes.py:decide")
     for _ in range(2):                      # the reference engine, and a review's continuations
-        with pytest.raises(PolicyError, match=said):
+        with pytest.raises(PolicyError, match=WROTE):
             play_game(1, 1, 0, policy)
         with pytest.raises(PolicyError, match=r"writes.py:decide.* (wrote into params|in a "
                                               r"continuation)"):
             outcomes(Game.new(level=1, seed=1, game=0), policy, 20, decision_seed(1, 0, 0))
     assert policy.params.tolist() == [1.0]
+
+
+@pytest.mark.slow                       # compiles the solver and the search for a new file
+def test_a_write_into_params_by_the_solvers_or_the_searchs_base_is_named_too(tmp_path,
+                                                                            monkeypatch):
+    """The same write, by the base policy of the unfair solver and of the search: named as
+    above (the search names itself), and the base policy keeps its parameters."""
+    from helpers import fails_in_every_way
+    (tmp_path / "writes.py").write_text(WRITES_PARAMS)
+    monkeypatch.chdir(tmp_path)
+    solver = load_policy("unfair-solver[base=writes.py:decide,budget=3000]")
+    for _ in range(2):
+        fails_in_every_way(solver, WROTE)
+    assert solver.base_policy.params.tolist() == [1.0]
+    search = load_policy("search[base=writes.py:decide,rollouts=8]")
+    fails_in_every_way(search, "policy 'search")
+    assert search.base_policy.params.tolist() == [1.0]
 
 
 def test_a_syntax_error_in_a_module_the_file_imports_names_that_module(tmp_path):

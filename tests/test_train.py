@@ -435,6 +435,26 @@ def test_the_features_benchmark_pairs_the_losses_by_game():
     assert X[0, 2 + 3] == X[1, 2 + 3] == 1 and X[2, 1 + 2 * N_CARDS] == 1
 
 
+@pytest.mark.parametrize("plan", [{"seed": 1}, {"levels": 4}, {"levels": [4], "games": "x"},
+                                  {"levels": [4], "games": 10, "chunk": 0}])
+def test_the_benchmarks_name_a_training_plan_that_friday_train_did_not_write(plan, tmp_path):
+    """benchmarks/model_class.records (the fitting benchmarks' reader): a plan.json without
+    its levels, or with values that make no chunks, is one UsageError naming the file (it
+    was a KeyError or a TypeError); UsageError's argument is --data."""
+    from sim.errors import UsageError
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import model_class
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    with pytest.raises(UsageError, match=r"^the training plan \S*plan.json is not one that "
+                                         r"friday train wrote \((KeyError|TypeError|ValueError)"
+                                         r": .*\): give a friday train data folder$") as e:
+        model_class.records(tmp_path, 1)
+    assert e.value.argument == "data"
+
+
 def test_ctrl_c_in_the_fit_is_a_keyboard_interrupt_not_a_half_fitted_network(monkeypatch):
     """scikit-learn catches Ctrl-C inside MLPRegressor.fit, warns and returns the network as
     it stands; train_fit.fit raises KeyboardInterrupt instead, so friday train writes no
