@@ -32,7 +32,8 @@ def records(data: Path, rounds: int | None):
         raise UsageError(f"{data} is not a friday train data folder ({e})", "data") from None
     fix = "give a friday train data folder"
     saved = parse_json(raw, f"the training plan {data / 'plan.json'}", fix, "data",
-                       object_of="a training plan", encoding_fix=fix)
+                       object_of="an object of friday train's options",
+                       encoding_fix=fix)
     fields = {k: v for k, v in saved.items() if k in Plan.__dataclass_fields__
               and k not in ("start", "warm", "rounds")}
     wanted = range(20 if rounds is None else rounds)            # friday train: at most 20

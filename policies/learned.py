@@ -305,7 +305,7 @@ def weights_data(path) -> dict:
     except (OSError, ValueError) as e:                      # ValueError: a NUL in the name
         raise UsageError(f"cannot read the weights of policy learned from {path}: {e}") from None
     return parse_json(raw, f"the weights file {path} of policy learned", REMAKE,
-                      object_of="a weights file (an object with W1, b1, w2 and b2)")
+                      object_of="an object with W1, b1, w2 and b2")
 
 
 def read_weights(path) -> tuple[np.ndarray, dict]:

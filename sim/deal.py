@@ -253,10 +253,10 @@ def check_position(level: int, deal: dict) -> dict:
     life = deal.get("life", life)
     if isinstance(life, bool) or not isinstance(life, int) or not 0 <= life <= max_life:
         raise RuleError(f"position: life must be 0..{max_life} at level {level} (R2.5, R4.10: "
-                        f"0 is a life the game goes on with), got {life!r}")
+                        f"0 is a life the game goes on with), got {reprlib.repr(life)}")
     step = deal.get("step", STEP_NAMES[0])
     if step not in STEP_NAMES[:3]:
-        raise RuleError(f"position: step must be one of {list(STEP_NAMES[:3])}, got {step!r}")
+        raise RuleError(f"position: step must be one of {list(STEP_NAMES[:3])}, got {reprlib.repr(step)}")
     given["life"], given["step"] = life, step
     return given
 

@@ -85,6 +85,13 @@ def test_a_card_id_of_thousands_of_digits_is_cut_short_in_its_error():
         with pytest.raises(RuleError, match=r"unknown card ids \[10+\.\.\.0+\]") as err:
             check_deal(1, json.dumps(deal))
         assert len(str(err.value)) < 200
+    from helpers import make_deal
+    from sim.deal import check_position
+    for deal, said in (({"life": 10 ** 3999}, r"got 10+\.\.\.0+$"),
+                       ({"step": "x" * 5000}, r"got 'x+\.\.\.x+'$")):
+        with pytest.raises(RuleError, match=said) as err:
+            check_position(1, {**make_deal(1), **deal})
+        assert len(str(err.value)) < 300
 
 
 def test_illegal_scripted_action_names_action_and_legal_ones():

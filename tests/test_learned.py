@@ -171,8 +171,8 @@ def test_other_weights_by_name_and_bad_weights_are_one_error(tmp_path):
     with pytest.raises(UsageError, match="do not fit policy learned: b1 missing"):
         load_policy(f"learned[weights={tmp_path / 'no-b1'}.json]")
     with pytest.raises(UsageError, match=r"^the weights file .*a-list\.json of policy learned "
-                       r"holds a JSON list, not a weights file \(an object with W1, b1, w2 and "
-                       r"b2\): make them again with friday train$"):
+                       r"holds a JSON list, not an object with W1, b1, w2 and "
+                       r"b2: make them again with friday train$"):
         load_policy(f"learned[weights={tmp_path / 'a-list'}.json]")
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     (tmp_path / "utf16.json").write_text(json.dumps(shipped)[:2000], encoding="utf-16")

@@ -305,6 +305,14 @@ def test_a_data_folder_of_another_plan_is_refused(tmp_path):
     r = run_cli("train", "--out", "w.json", "--data", "d", *TINY, cwd=tmp_path)
     assert r.returncode == 2 and "another training plan" in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1
+    from sim.errors import UsageError
+    from sim.lab.train import Plan, check_data_folder
+    (tmp_path / "d" / "plan.json").write_text("[1]")
+    with pytest.raises(UsageError, match=r"^the training plan \S*plan.json holds a JSON list, "
+                                         r"not an object of friday train's options: delete "
+                                         r"the data folder \S+, or use another$") as e:
+        check_data_folder(tmp_path / "d", Plan())
+    assert e.value.argument == "data"
 
 
 def _fine_tuned(init: dict, X, y, check, epochs: int = 40):
@@ -410,15 +418,21 @@ def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["curve_0.5.json", "d", "w.json"]
 
 
+def _benchmark(name: str):
+    """A script of benchmarks/ imported as a module (its imports of its neighbours work)."""
+    import importlib
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+
 def test_the_features_benchmark_pairs_the_losses_by_game():
     """benchmarks/features.py: the difference of two fits' losses per decision, its interval
     resampling whole games; the card blocks: a card in the deck, a hazard still to meet."""
     import numpy as np
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import features
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    features = _benchmark("features")
     game = np.repeat(np.arange(40), 5)
     lost = np.linspace(0.0, 0.1, 200)
     mean, (low, high) = features.paired(lost, lost, game)
@@ -443,15 +457,10 @@ def test_the_benchmarks_name_a_training_plan_that_friday_train_did_not_write(pla
     was a KeyError or a TypeError); UsageError's argument is --data."""
     from sim.errors import UsageError
     (tmp_path / "plan.json").write_text(json.dumps(plan))
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import model_class
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
     with pytest.raises(UsageError, match=r"^the training plan \S*plan.json is not one that "
                                          r"friday train wrote \((KeyError|TypeError|ValueError)"
                                          r": .*\): give a friday train data folder$") as e:
-        model_class.records(tmp_path, 1)
+        _benchmark("model_class").records(tmp_path, 1)
     assert e.value.argument == "data"
 
 

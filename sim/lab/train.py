@@ -265,7 +265,7 @@ def check_data_folder(data: Path, plan: Plan):
             raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): {fix}",
                              "data") from None
         theirs = parse_json(raw, f"the training plan {marker}", fix, "data",
-                            encoding_fix=fix)
+                            object_of="an object of friday train's options", encoding_fix=fix)
         if theirs != mine:
             raise UsageError(f"the data folder {data} holds the records of another training "
                              f"plan ({marker}): use another folder, or the same options", "data")
