@@ -24,7 +24,7 @@ from sim.lab.script import ArgumentParser  # noqa: E402
 def records(data: Path, rounds: int | None):
     """The records of rounds 0 .. rounds-1 of the data folder (None: every chunk it holds)
     and its plan (plan.json)."""
-    from sim.lab.train import Plan, chunks_kept, load_data
+    from sim.lab.train import PLAN_IS, Plan, chunks_kept, load_data
     from sim.userjson import parse_json
     try:
         raw = (data / "plan.json").read_bytes()
@@ -32,8 +32,7 @@ def records(data: Path, rounds: int | None):
         raise UsageError(f"{data} is not a friday train data folder ({e})", "data") from None
     fix = "give a friday train data folder"
     saved = parse_json(raw, f"the training plan {data / 'plan.json'}", fix, "data",
-                       object_of="an object of friday train's options",
-                       encoding_fix=fix)
+                       object_of=PLAN_IS, encoding_fix=fix)
     fields = {k: v for k, v in saved.items() if k in Plan.__dataclass_fields__
               and k not in ("start", "warm", "rounds")}
     wanted = range(20 if rounds is None else rounds)            # friday train: at most 20

@@ -256,7 +256,8 @@ def check_position(level: int, deal: dict) -> dict:
                         f"0 is a life the game goes on with), got {reprlib.repr(life)}")
     step = deal.get("step", STEP_NAMES[0])
     if step not in STEP_NAMES[:3]:
-        raise RuleError(f"position: step must be one of {list(STEP_NAMES[:3])}, got {reprlib.repr(step)}")
+        raise RuleError(f"position: step must be one of {list(STEP_NAMES[:3])}, "
+                        f"got {reprlib.repr(step)}")
     given["life"], given["step"] = life, step
     return given
 

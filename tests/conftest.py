@@ -11,10 +11,10 @@ def fast_engine():
     """The one warm-up of the fast engine: Numba compiles it, or loads it from its disk cache,
     once per session (per worker process under pytest-xdist), before the first test that
     asks, so that no test's own time holds the compile and the fresh processes a test starts
-    find the cache.  At once: the one-game entry
-    point with the scripted player (play_fast with actions: the rule tests, the playthrough
-    files).  Returns ``warm(policy)`` (a policy or its name), which compiles or loads the batch
-    entry point with that policy (sim.fast.api.prepare) and returns the policy."""
+    find the cache.  At once: the one-game entry point with the scripted player (play_fast
+    with actions: the rule tests, the playthrough files).  Returns ``warm(policy)`` (a policy
+    or its name), which compiles or loads the batch entry point with that policy
+    (sim.fast.api.prepare) and returns the policy."""
     from policies import load_policy
     from sim.fast import play_fast
     from sim.fast.api import prepare

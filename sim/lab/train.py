@@ -69,6 +69,9 @@ class Plan:
                 for a in range(lo, hi, self.chunk)]
 
 
+PLAN_IS = "an object of friday train's options"     # what plan.json holds (parse_json)
+
+
 def chunk_path(data: Path, rnd: int, level: int, first: int, last: int) -> Path:
     return Path(data) / f"round{rnd}_level{level}_games{first}-{last - 1}.npz"
 
@@ -265,7 +268,7 @@ def check_data_folder(data: Path, plan: Plan):
             raise UsageError(f"{marker} is not a training plan ({type(exc).__name__}): {fix}",
                              "data") from None
         theirs = parse_json(raw, f"the training plan {marker}", fix, "data",
-                            object_of="an object of friday train's options", encoding_fix=fix)
+                            object_of=PLAN_IS, encoding_fix=fix)
         if theirs != mine:
             raise UsageError(f"the data folder {data} holds the records of another training "
                              f"plan ({marker}): use another folder, or the same options", "data")
