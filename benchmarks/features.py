@@ -29,6 +29,7 @@ from sim.cli.common import error_line  # noqa: E402
 from sim.errors import FridayError  # noqa: E402
 from sim.lab.files import command_line  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
+from sim.lab.train_fit import FIT_SEEDS  # noqa: E402
 
 RESAMPLES = 2000
 
@@ -64,8 +65,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.rounds is not None and args.rounds < 1:
         ap.error("--rounds must be at least 1")
-    if args.fit_seeds is not None and not all(0 <= s < 2**32 for s in args.fit_seeds):
-        ap.error("--fit-seeds: each seed must be in 0 .. 2**32-1")
+    if args.fit_seeds is not None and not all(0 <= s < FIT_SEEDS for s in args.fit_seeds):
+        ap.error(f"--fit-seeds: each seed must be in 0 .. {FIT_SEEDS - 1}")
     try:
         data, plan = records(args.data, args.rounds)
     except FridayError as e:
@@ -81,10 +82,10 @@ def measure(argv, data, plan, seeds):
     import dataclasses
     import numpy as np
     from policies.learned import N_STATE
-    from sim.lab.train_fit import candidate_rows, choices, fit_rows, game_keys
+    from sim.lab.train_fit import candidate_rows, choices, fit_rows, game_keys, held_out
     X, y, dec = candidate_rows(data)
     keys = game_keys(data)
-    held = np.flatnonzero(keys % 10 == 7)
+    held = np.flatnonzero(held_out(keys))
     cards = with_cards(X, data["obs"], dec)
     extra = (cards[:, X.shape[1]:] != 0).sum(axis=1)       # per candidate: its decision's
     state = (X[:, :N_STATE] != 0).sum(axis=1)

@@ -74,9 +74,9 @@ def main(argv=None):
         ap.error(error_line(e))
     import numpy as np
     from threadpoolctl import threadpool_limits
-    from sim.lab.train_fit import accuracy, candidate_rows, fit
+    from sim.lab.train_fit import accuracy, candidate_rows, fit, game_keys, held_out
     X, y, dec = candidate_rows(data)
-    held = (data["game"].astype(np.int64) + data["level"])[dec] % 10 == 7
+    held = held_out(game_keys(data)[dec])
     print(f"Made by `{command_line(argv, 'python benchmarks/model_class.py')}`: "
           f"{len(data['game']):,} decisions, {len(y):,} candidates, rounds 0..{args.rounds - 1}"
           f"\n\n| model | fit CPU s | held-out correlation | best action agreed | chance lost "

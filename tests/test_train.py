@@ -398,10 +398,19 @@ def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
     assert record["data"]["share"] == 0.5
     assert 0 < record["data"]["decisions"] < json.loads(
         (tmp_path / "w.json").read_text())["record"]["data"]["decisions"]
-    bad = run_python(ROOT / "benchmarks" / "model_class.py", "--data", "nowhere",
-                     cwd=tmp_path)
-    assert bad.returncode == 2 and bad.stderr.startswith("error:")
-    assert len(bad.stderr.strip().splitlines()) == 1
+    w = run_python(ROOT / "benchmarks" / "data_curve.py", "--data", "d", "--share", "1",
+                   "--rounds", "1", "--hidden", "3", "--out", "wide", cwd=tmp_path)
+    assert w.returncode == 0, w.stderr
+    wide = json.loads((tmp_path / "wide_1_h3.json").read_text())
+    assert wide["record"]["plan"]["hidden"] == 3 and len(wide["b1"]) == 3
+    curve = ["--data", "d", "--share", "1", "--out", "x"]
+    for script, args in (("model_class.py", ["--data", "nowhere"]),
+                         ("data_curve.py", [*curve, "--hidden", "0"]),
+                         ("data_curve.py", [*curve, "--rounds", "0"]),
+                         ("data_curve.py", [*curve, "--rounds", "2"])):   # d holds one
+        bad = run_python(ROOT / "benchmarks" / script, *args, cwd=tmp_path)
+        assert bad.returncode == 2 and bad.stderr.startswith("error:"), (args, bad.stderr)
+        assert len(bad.stderr.strip().splitlines()) == 1
     f = run_python(ROOT / "benchmarks" / "features.py", "--data", "d", "--fit-seeds", "5",
                    "6", cwd=tmp_path)
     assert f.returncode == 0, f.stderr
@@ -415,7 +424,8 @@ def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
     assert rows[0][4:] != rows[2][4:]                   # another seed, another fit
     pairs = [line for line in lines if re.match(r"\| [56] \| [+-]0\.\d{5} \[", line)]
     assert len(pairs) == 2
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve_0.5.json", "d", "w.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve_0.5.json", "d", "w.json",
+                                                              "wide_1_h3.json"]
 
 
 def _benchmark(name: str):
@@ -490,3 +500,62 @@ def test_ctrl_c_in_the_fit_is_a_keyboard_interrupt_not_a_half_fitted_network(mon
     with pytest.raises(KeyboardInterrupt):
         F.fit(data, plan)
     assert len(calls) == 5
+
+
+def test_the_mean_network_outputs_the_mean_of_its_members():
+    """sim.lab.train_fit.mean_network: one network whose output is the mean of its members'
+    (hidden units side by side), so policy learned plays an ensemble as it is."""
+    from sim.lab.train_fit import mean_network
+    rng = np.random.default_rng(3)
+    members = [_network(rng, 5, h) for h in (4, 2, 3)]
+    X = rng.normal(0, 1, (50, 5))
+    joined = {k: np.asarray(v) for k, v in mean_network(members).items()}
+    assert joined["W1"].shape == (5, 9) and len(joined["b1"]) == len(joined["w2"]) == 9
+    want = np.mean([_predict(m, X) for m in members], axis=0)
+    assert np.allclose(_predict(joined, X), want, rtol=1e-12, atol=1e-12)
+
+
+def test_fits_makes_the_last_network_the_mean_of_that_many_fits(tmp_path):
+    """--fits 2: the last round's network is the mean of the fits of random seeds SEED and
+    SEED + 1, the first the single fit of --fits 1; the data folder serves both (the records
+    do not depend on it); benchmarks/ensemble.py joins benchmarks/data_curve.py's fits of the
+    same seeds into the same network; its record names the members."""
+    one = run_cli("train", "--out", "one.json", "--data", "d", "--rounds", "1", "--workers",
+                  "1", *TINY, cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    two = run_cli("train", "--out", "two.json", "--data", "d", "--rounds", "1", "--fits", "2",
+                  "--workers", "1", *TINY, cwd=tmp_path)
+    assert two.returncode == 0, two.stderr
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("one.json", "two.json"))
+    n = len(a["b1"])
+    assert len(b["b1"]) == 2 * n and np.array_equal(np.asarray(b["W1"])[:, :n], a["W1"])
+    assert b["record"]["plan"]["fits"] == 2 and "fits" not in a["record"]["plan"]
+    assert len(b["record"]["fit"]["members"]) == 2
+    assert b["record"]["fit"]["members"][0] == a["record"]["fit"]
+    seed = a["record"]["plan"]["seed"]
+    c = run_python(ROOT / "benchmarks" / "data_curve.py", "--data", "d", "--share", "1",
+                   "--fit-seed", str(seed + 1), "--out", "s", cwd=tmp_path)
+    assert c.returncode == 0, c.stderr
+    e = run_python(ROOT / "benchmarks" / "ensemble.py", "one.json", f"s_1_s{seed + 1}.json",
+                   "--out", "e.json", cwd=tmp_path)
+    assert e.returncode == 0, e.stderr
+    joined = json.loads((tmp_path / "e.json").read_text())
+    assert all(joined[k] == b[k] for k in ("W1", "b1", "w2", "b2"))
+    assert [m["file"] for m in joined["record"]["members"]] == ["one.json",
+                                                                 f"s_1_s{seed + 1}.json"]
+    bad = run_python(ROOT / "benchmarks" / "ensemble.py", "one.json", "--out", "x.json",
+                     cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.startswith("error:")
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_a_seed_past_the_fits_random_seeds_wraps_round_instead_of_failing_after_the_work(
+        tmp_path):
+    """A master seed of 2**32 - 1 with --fits 2: the second fit's random seed is 2**32, past
+    scikit-learn's; it is taken modulo 2**32 (sim.lab.train_fit.FIT_SEEDS), not a traceback
+    after every round's gathering."""
+    args = [a if a != "5" else str(2**32 - 1) for a in TINY]
+    r = run_cli("train", "--out", "w.json", "--data", "d", "--rounds", "1", "--fits", "2",
+                "--workers", "1", *args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads((tmp_path / "w.json").read_text())["record"]["fit"]["members"]) == 2

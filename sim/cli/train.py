@@ -20,6 +20,10 @@ WarmOpt = Annotated[bool, typer.Option("--warm/--no-warm", help="start each roun
                                        "instead of random weights")]
 StartOpt = Annotated[str, typer.Option(help="round 0's player: veteran, or a weights file "
                                        "(learned[weights=FILE] plays it)")]
+FitsOpt = Annotated[int, typer.Option(min=1, max=16, help="networks of the last fit (on "
+                                      "every round's records; random seeds SEED, SEED+1, "
+                                      "...), played as one: the mean of their outputs, each "
+                                      "adding one network's time to a game")]
 
 
 @command(app)
@@ -38,7 +42,7 @@ def train(
                                           "per decision, every legal action on each")] = 100,
     hidden: Annotated[int, typer.Option(min=1, max=1024, help="hidden units")] = 128,
     continuation: ContinuationOpt = "veteran", start: StartOpt = "veteran",
-    warm: WarmOpt = False,
+    warm: WarmOpt = False, fits: FitsOpt = 1,
     workers: Annotated[Optional[int], typer.Option(min=1, help="worker processes (default: "
                                                    "all cores)")] = None,
     force: ForceOpt = False, quiet: QuietOpt = False, cluster: ClusterOpt = None,
@@ -53,7 +57,7 @@ def train(
     check_trainer()
     start = start if start == "veteran" else os.path.expanduser(start)     # as weights=
     plan = Plan(tuple(parse_levels(level)), seed, games, rounds, rollouts, hidden=hidden,
-                continuation=continuation, start=start, warm=warm)
+                continuation=continuation, start=start, warm=warm, fits=fits)
     check_paths(out, data)
     check_file(out, (".json",), force)
     check_data_folder(data, plan)

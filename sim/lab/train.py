@@ -61,6 +61,8 @@ class Plan:
     start: str = "veteran"          # round 0's behaviour: the veteran, or a weights file
     warm: bool = False              # each fit starts from the network before it (round 0:
                                     # start's, if a weights file), not from random weights
+    fits: int = 1                   # networks of the last fit (every round's records), played
+                                    # as one: their mean (random seeds seed, seed + 1, ...)
 
     def chunks(self, rnd: int) -> list[tuple[int, int, int]]:
         """(level, first game, last game + 1) of each chunk of round ``rnd``."""
@@ -172,10 +174,10 @@ def load_data(data: Path, chunks) -> dict:
 def plan_dict(plan: Plan) -> dict:
     """The plan as recorded (plan.json, the weights file): every field, ``levels`` a list, a
     weights file of ``start`` as its content's hash (the records depend on the network, not
-    on where its file lies); ``continuation``, ``start`` and ``warm`` left out at their
-    defaults, so a data folder of a plan made before they existed is still this plan's."""
+    on where its file lies); ``continuation``, ``start``, ``warm`` and ``fits`` left out at
+    their defaults, so a data folder of a plan made before they existed is still this plan's."""
     out = json.loads(json.dumps(asdict(plan)))
-    for k in ("continuation", "start", "warm"):
+    for k in ("continuation", "start", "warm", "fits"):
         if out[k] == Plan.__dataclass_fields__[k].default:
             del out[k]
     if "start" in out:
@@ -199,7 +201,9 @@ def plan_record(plan: Plan, command: str, counts: dict, fit_figures: dict,
             "model": f"MLPRegressor (scikit-learn {sklearn.__version__}), one ReLU hidden "
                      f"layer of {plan.hidden}, Adam, batch 256, early stopping on 10%"
                      + (", each fit started from the network before it" if plan.warm
-                        else "")}
+                        else "")
+                     + (f"; the last, the mean of {plan.fits} fits (random seeds {plan.seed} "
+                        f"to {plan.seed + plan.fits - 1})" if plan.fits > 1 else "")}
 
 
 def round_record(plan: Plan, rnd: int, behaviour) -> dict:
@@ -259,7 +263,7 @@ def check_data_folder(data: Path, plan: Plan):
     check_folder(data, (), True, "data")
     data.mkdir(parents=True, exist_ok=True)
     marker = data / "plan.json"
-    mine = {k: v for k, v in plan_dict(plan).items() if k != "rounds"}
+    mine = {k: v for k, v in plan_dict(plan).items() if k not in ("rounds", "fits")}
     if marker.exists():
         fix = f"delete the data folder {data}, or use another"
         try:
@@ -338,7 +342,8 @@ def train(plan: Plan, data: Path, command: str, backend, quiet: bool = False):
             records = load_data(data, chunks)
             init = (first_net if rnd == 0 else weights) if plan.warm else None
             try:
-                weights, figures = fit(records, plan, init)
+                weights, figures = fit(records, plan, init,
+                                       plan.fits if rnd == plan.rounds - 1 else 1)
             except KeyboardInterrupt:
                 return None         # Ctrl-C in the fit: the gathered chunks are kept
             counts = {"rounds": rnd + 1, "games": sum(c[3] - c[2] for c in chunks),

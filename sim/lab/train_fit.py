@@ -3,10 +3,13 @@ records: each candidate's features (policies.learned), its target the candidate'
 chance minus the decision's mean (the network ranks the actions of a decision; the position's
 own chance is not its job); scikit-learn's MLPRegressor (one ReLU hidden layer, Adam, a fixed
 random_state, one BLAS thread: the same weights from the same data) minimises the squared
-error; 10% of the games are held out for the record's accuracy figures.
+error; 10% of the games are held out for the record's accuracy figures.  Fits of other
+random seeds play differently, some points of winning rate apart; the mean of several
+(``fits``) plays better than each (docs/explanation/learned.md).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -15,6 +18,7 @@ from .. import observation as O
 from ..errors import UsageError
 
 TARGET_SCALE = 10.0                 # the network is fitted to 10 x chance (better conditioned)
+FIT_SEEDS = 2**32                   # scikit-learn's random seeds: a plan's seed modulo this
 
 
 def candidate_rows(data: dict):
@@ -32,18 +36,46 @@ def candidate_rows(data: dict):
     return X, y * TARGET_SCALE, np.repeat(np.arange(len(n)), n)
 
 
-def fit(data: dict, plan, init: dict | None = None) -> tuple[dict, dict]:
+def fit(data: dict, plan, init: dict | None = None, fits: int = 1) -> tuple[dict, dict]:
     """The network fitted to the records (module docstring) as ``plan`` (sim.lab.train.Plan)
     says: its weights (W1, b1, w2, b2, the output in chance units) and accuracy figures on
     the held-out games.  ``init`` (weights as this returns them): start from that network
-    instead of random weights (``--warm``, fine_tune)."""
-    return fit_rows(*candidate_rows(data), game_keys(data), plan, init)[:2]
+    instead of random weights (``--warm``, fine_tune).  ``fits`` > 1: that many networks, of
+    the random seeds plan.seed, plan.seed + 1, ... (modulo FIT_SEEDS), as one (mean_network),
+    the figures those of their mean, each fit's own under ``members`` and ``iterations`` the
+    most any ran."""
+    X, y, dec = candidate_rows(data)
+    keys = game_keys(data)
+    if fits == 1:
+        return fit_rows(X, y, dec, keys, plan, init)[:2]
+    made = [fit_rows(X, y, dec, keys, dataclasses.replace(plan, seed=plan.seed + i), init)
+            for i in range(fits)]
+    members = [figures for _, figures, _ in made]
+    figures = accuracy(np.mean([pred for _, _, pred in made], axis=0), y, dec,
+                       held_out(keys[dec]), max(f["iterations"] for f in members))
+    return mean_network([w for w, _, _ in made]), {**figures, "members": members}
+
+
+def mean_network(members: list[dict]) -> dict:
+    """One network (weights as ``fit`` returns them) whose output is the mean of the
+    ``members``' outputs: their hidden units side by side, the output weights divided by
+    their number.  policies.learned plays it as it is, at the price of its width."""
+    k = len(members)
+    return {"W1": np.hstack([np.asarray(m["W1"], np.float64) for m in members]).tolist(),
+            "b1": [float(b) for m in members for b in m["b1"]],
+            "w2": [float(w) / k for m in members for w in m["w2"]],
+            "b2": sum(float(m["b2"]) for m in members) / k}
 
 
 def game_keys(data: dict):
     """Each decision's game key, game number plus level: its last digit 7 holds the game
-    out of the fit, 3 makes it a checking game of fine_tune."""
+    out of the fit (held_out), 3 makes it a checking game of fine_tune."""
     return data["game"].astype(np.int64) + data["level"]
+
+
+def held_out(game_key):
+    """Whether each game key (game_keys) is of a game held out of the fit: every tenth."""
+    return game_key % 10 == 7
 
 
 def fit_rows(X, y, dec, game_key, plan, init: dict | None = None):
@@ -55,12 +87,12 @@ def fit_rows(X, y, dec, game_key, plan, init: dict | None = None):
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
     from threadpoolctl import threadpool_limits
-    held = game_key[dec] % 10 == 7
+    held = held_out(game_key[dec])
     model = MLPRegressor(hidden_layer_sizes=(plan.hidden,), activation="relu",
                          alpha=plan.alpha, batch_size=256, learning_rate_init=1e-3,
                          max_iter=plan.max_iter, early_stopping=init is None,
                          n_iter_no_change=NO_CHANGE,
-                         random_state=plan.seed)
+                         random_state=plan.seed % FIT_SEEDS)
     with threadpool_limits(1), warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("ignore", ConvergenceWarning)     # said by the iterations
         if init is None:
