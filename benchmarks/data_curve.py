@@ -55,14 +55,13 @@ def main(argv=None):
         ap.error("--rounds must be 1 to 20")
     if args.hidden and not all(1 <= h <= 1024 for h in args.hidden):
         ap.error("--hidden: each must be 1 to 1024 (as friday train's)")
-    args.share, args.hidden = (list(dict.fromkeys(a)) if a else a      # each fitted once
-                               for a in (args.share, args.hidden))
     if args.fit_seed is not None and not 0 <= args.fit_seed < FIT_SEEDS:
         ap.error(f"--fit-seed must be in 0 .. {FIT_SEEDS - 1}")
     sizes = [(h, f"_h{h}") for h in args.hidden] if args.hidden else [(None, "")]
     seeded = "" if args.fit_seed is None else f"_s{args.fit_seed}"
-    fits = [(s, h, Path(f"{args.out}_{s:g}{tail}{seeded}.json")) for s in args.share
-            for h, tail in sizes]
+    named = {Path(f"{args.out}_{s:g}{tail}{seeded}.json"): (s, h) for s in args.share
+             for h, tail in sizes}          # shares alike to 6 digits name one file: one fit
+    fits = [(s, h, out) for out, (s, h) in named.items()]
     outs = [out for _, _, out in fits]
     try:
         for out in outs:

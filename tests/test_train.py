@@ -403,6 +403,7 @@ def test_the_model_class_and_data_curve_benchmarks_fit_a_train_folder(tmp_path):
     assert w.returncode == 0, w.stderr
     wide = json.loads((tmp_path / "wide_1_h3.json").read_text())
     assert wide["record"]["plan"]["hidden"] == 3 and len(wide["b1"]) == 3
+    assert wide["record"]["plan"]["rounds"] == 1                   # the rounds it fitted
     curve = ["--data", "d", "--share", "1", "--out", "x"]
     for script, args in (("model_class.py", ["--data", "nowhere"]),
                          ("data_curve.py", [*curve, "--hidden", "0"]),
@@ -558,4 +559,6 @@ def test_a_seed_past_the_fits_random_seeds_wraps_round_instead_of_failing_after_
     r = run_cli("train", "--out", "w.json", "--data", "d", "--rounds", "1", "--fits", "2",
                 "--workers", "1", *args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert len(json.loads((tmp_path / "w.json").read_text())["record"]["fit"]["members"]) == 2
+    record = json.loads((tmp_path / "w.json").read_text())["record"]
+    assert len(record["fit"]["members"]) == 2
+    assert record["model"].endswith(f"the mean of 2 fits (random seeds {2**32 - 1}, 0)")

@@ -36,7 +36,7 @@ from ..rng import TRAIN_SALT
 from ..userjson import parse_json
 from .review import decision_seed, load_rollout_policy, outcomes
 from .train_fit import (TARGET_SCALE, accuracy, candidate_rows, fit,  # noqa: F401 - the
-                        weights_text)                 # fitting's names, also here as before
+                        fit_seeds, weights_text)      # fitting's names, also here as before
 
 MAX_LEGAL = 24                      # more legal actions than this: not recorded (never seen)
 FIELDS = ("obs", "legal", "chance", "game")
@@ -202,8 +202,9 @@ def plan_record(plan: Plan, command: str, counts: dict, fit_figures: dict,
                      f"layer of {plan.hidden}, Adam, batch 256, early stopping on 10%"
                      + (", each fit started from the network before it" if plan.warm
                         else "")
-                     + (f"; the last, the mean of {plan.fits} fits (random seeds {plan.seed} "
-                        f"to {plan.seed + plan.fits - 1})" if plan.fits > 1 else "")}
+                     + (f"; the last, the mean of {plan.fits} fits (random seeds "
+                        f"{', '.join(str(s) for s in fit_seeds(plan))})" if plan.fits > 1
+                        else "")}
 
 
 def round_record(plan: Plan, rnd: int, behaviour) -> dict:

@@ -48,12 +48,18 @@ def fit(data: dict, plan, init: dict | None = None, fits: int = 1) -> tuple[dict
     keys = game_keys(data)
     if fits == 1:
         return fit_rows(X, y, dec, keys, plan, init)[:2]
-    made = [fit_rows(X, y, dec, keys, dataclasses.replace(plan, seed=plan.seed + i), init)
-            for i in range(fits)]
+    made = [fit_rows(X, y, dec, keys, dataclasses.replace(plan, seed=seed), init)
+            for seed in fit_seeds(plan, fits)]
     members = [figures for _, figures, _ in made]
     figures = accuracy(np.mean([pred for _, _, pred in made], axis=0), y, dec,
                        held_out(keys[dec]), max(f["iterations"] for f in members))
     return mean_network([w for w, _, _ in made]), {**figures, "members": members}
+
+
+def fit_seeds(plan, fits: int | None = None) -> list[int]:
+    """The random seeds of the ``fits`` (default: the plan's) fits of the last fit: the plan's
+    seed, seed + 1, ..., each modulo FIT_SEEDS (as fit_rows takes them)."""
+    return [(plan.seed + i) % FIT_SEEDS for i in range(plan.fits if fits is None else fits)]
 
 
 def mean_network(members: list[dict]) -> dict:
