@@ -69,21 +69,33 @@ def main(argv=None):
         data, plan = records(args.data, args.rounds)
     except FridayError as e:
         ap.error(error_line(e))
-    from sim.lab.train import plan_record
-    from sim.lab.train_fit import fit, weights_text
     made = command_line(argv, "python benchmarks/data_curve.py")
     rounds = int(data["game"].max()) // plan.games + 1       # round r: games r*G .. (r+1)*G-1
-    for share, hidden, out in fits:
-        part = share_of(data, share)
-        sized = dataclasses.replace(plan, hidden=hidden or plan.hidden, rounds=rounds)
-        seed = plan.seed if args.fit_seed is None else args.fit_seed
-        cpu = time.process_time()
-        weights, figures = fit(part, dataclasses.replace(sized, seed=seed))
-        counts = {"share": share, "decisions": int(len(part["game"])), "fit_seed": seed}
-        write_text(out, weights_text(weights, plan_record(sized, made, counts, figures)))
-        print(f"share {share:g}, {sized.hidden} hidden units: {counts['decisions']:,} "
-              f"decisions, held out {figures}, fit {time.process_time() - cpu:.0f} CPU s; "
-              f"wrote {out}", flush=True)
+    done = 0
+    try:
+        for share, hidden, out in fits:
+            fit_one(data, plan, share, hidden, out, args.fit_seed, rounds, made)
+            done += 1
+    except KeyboardInterrupt:                   # scikit-learn's half fit is never written
+        print(f"interrupted: {done} of {len(fits)} weights files written", file=sys.stderr)
+        sys.exit(130)
+
+
+def fit_one(data, plan, share, hidden, out, fit_seed, rounds, made):
+    """One weights file: the network fitted to ``share`` of the games with ``hidden`` units
+    (None: the plan's) and the random seed ``fit_seed`` (None: the plan's)."""
+    from sim.lab.train import plan_record
+    from sim.lab.train_fit import fit, weights_text
+    part = share_of(data, share)
+    sized = dataclasses.replace(plan, hidden=hidden or plan.hidden, rounds=rounds)
+    seed = plan.seed if fit_seed is None else fit_seed
+    cpu = time.process_time()
+    weights, figures = fit(part, dataclasses.replace(sized, seed=seed))
+    counts = {"share": share, "decisions": int(len(part["game"])), "fit_seed": seed}
+    write_text(out, weights_text(weights, plan_record(sized, made, counts, figures)))
+    print(f"share {share:g}, {sized.hidden} hidden units: {counts['decisions']:,} "
+          f"decisions, held out {figures}, fit {time.process_time() - cpu:.0f} CPU s; "
+          f"wrote {out}", flush=True)
 
 
 if __name__ == "__main__":
