@@ -34,22 +34,21 @@ def main(argv=None):
     from policies.learned import read_weights, weights_data
     try:
         check_file(args.out, (".json",), args.force)
-        members = []
+        members, named = [], []
         for path in args.weights:
             read_weights(path)                                  # checked as learned checks
             members.append(weights_data(path))
+            named.append({"file": str(path), "sha256": hashlib.sha256(
+                path.read_bytes()).hexdigest(), "record": members[-1].get("record", {})})
     except FridayError as e:
         ap.error(error_line(e))
     from sim.lab.train_fit import mean_network, weights_text
+    units = sum(len(m["b1"]) for m in members)
     record = {"command": command_line(argv, "python benchmarks/ensemble.py"),
               "model": f"the mean of {len(members)} networks' outputs (their hidden units "
-                       f"side by side: {sum(len(m['b1']) for m in members)})",
-              "members": [{"file": str(p), "sha256": hashlib.sha256(p.read_bytes()).hexdigest(),
-                           "record": m.get("record", {})}
-                          for p, m in zip(args.weights, members)]}
+                       f"side by side: {units})", "members": named}
     write_text(args.out, weights_text(mean_network(members), record))
-    print(f"wrote {args.out}: {len(members)} networks, "
-          f"{sum(len(m['b1']) for m in members)} hidden units")
+    print(f"wrote {args.out}: {len(members)} networks, {units} hidden units")
 
 
 if __name__ == "__main__":

@@ -72,7 +72,6 @@ def main(argv=None):
         data, plan = records(args.data, args.rounds)
     except FridayError as e:
         ap.error(error_line(e))
-    import numpy as np
     from threadpoolctl import threadpool_limits
     from sim.lab.train_fit import accuracy, candidate_rows, fit, game_keys, held_out
     X, y, dec = candidate_rows(data)
