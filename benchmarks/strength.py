@@ -91,7 +91,8 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
     """Put the games of a ``friday compare --out`` file (same seed, default options and card
     table) into the cache, for the policies of this run that it holds (same spec, source and
     parameters): ``policies`` maps a name to (Policy, games, chunk).  The usual check (1 game
-    in PROBE played again) applies to them like to any kept chunk."""
+    in PROBE played again) applies to them like to any kept chunk.  Returns the ``friday
+    compare`` command that makes the file (for the report's header)."""
     import json
     import pyarrow.parquet as pq
     from sim.rules import Options
@@ -109,7 +110,9 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
             continue
         policy, games, chunk = policies[label]
         mine = json.loads(json.dumps(policy.record()))
-        if (rec["sha256"], rec["params"]) != (mine["sha256"], mine["params"]):
+        if [rec.get("sha256"), rec.get("params"), (rec.get("weights") or {}).get("sha256")] \
+                != [mine.get("sha256"), mine.get("params"),    # weights: learned's network
+                    (mine.get("weights") or {}).get("sha256")]:
             raise UsageError(f"--paired {path}: its {label} is not this checkout's")
         for lv in levels:
             g = df[df["level"] == lv].sort_values("game")
@@ -124,6 +127,9 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
                     np.savez(target, won=won[first:first + k].astype(bool),
                              score=score[first:first + k].astype(np.int32))
             log(f"  level {lv} {label}: games 0..{games - 1:,} taken from {path}")
+    return command_line(["compare", *meta["labels"], "--level", ",".join(map(str, meta["levels"])),
+                         "--games", str(meta["games_per_level"]), "--seed", str(seed),
+                         "--out", str(path)])
 
 
 def time_per_game(policy, level, seed, games, threads) -> float:
@@ -243,10 +249,12 @@ def main(argv=None) -> int:
     plan = {p.name: (p, a.games, a.chunk) for p in fast}
     plan.update({p.name: (p, a.slow_games, a.slow_chunk) for p in slow})
     try:
+        made = []
         for path in a.paired:
             if not path.is_file():
                 raise UsageError(f"--paired {path}: no such file")
-            seed_cache(path, plan, seed, slow_levels, a.cache, lambda m: print(m, file=sys.stderr))
+            made.append(seed_cache(path, plan, seed, slow_levels, a.cache,
+                                   lambda m: print(m, file=sys.stderr)))
     except FridayError as exc:
         print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
@@ -256,7 +264,9 @@ def main(argv=None) -> int:
     command = command_line(argv, "python benchmarks/strength.py")
     out = ["# Playing strength", "",
            f"Made by `{command}` (master seed {seed}; every policy plays games 0..N-1 of each "
-           "level, so each comparison with expert is paired on the same deals).", "",
+           "level, so each comparison with expert is paired on the same deals)." +
+           "".join(f" The games of its policies in `{p}` are that file's, made by `{m}`."
+                   for p, m in zip(a.paired, made)), "",
            f"Time per game per core: the batch runner's CPU time (all threads) / games over "
            f"games 0..{a.time_games - 1:,} ({a.time_slow_games:,} for "
            f"{', '.join(p.name for p in slow) or 'the slow players'}), played in this run, "

@@ -80,6 +80,8 @@ def test_games_of_a_compare_file_are_reused(strength, tmp_path, capsys):
     assert ": games 0..59 in" not in captured.err                  # nothing played again
     wins = int(paired["cull-green:won"].sum())
     assert f"| cull-green | 120 | {wins / 120:.2%} |" in captured.out
+    assert f"are that file's, made by `friday compare cull-green expert --level 1 --games 120 " \
+        f"--seed 1 --out {tmp_path / 'p.parquet'}`" in captured.out     # how to make it again
     assert strength.main([*args, "--slow", "random", "--slow-games", "10", "--slow-level",
                           "1", "--level", "1,4"]) == 0
     out = capsys.readouterr().out
@@ -99,3 +101,21 @@ def test_the_unfair_bound_only_on_the_levels_it_plays(strength, tmp_path, capsys
     out = capsys.readouterr().out
     one, four = out.split("### Level 4")
     assert "UNFAIR" not in one and "Share of the UNFAIR bound" in four
+
+
+def test_a_compare_file_of_other_weights_is_not_reused(strength, tmp_path, capsys):
+    """--paired: learned with another weights file (same policy file and parameters) is another
+    player: its games are refused, not taken for the shipped network's."""
+    import json
+    from sim.lab import play_paired, write_paired
+    shipped = json.loads((ROOT / "policies" / "learned.json").read_text())
+    (tmp_path / "w.json").write_text(json.dumps(dict(shipped, b2=shipped["b2"] + 1.0)))
+    spec = f"learned[weights={tmp_path / 'w.json'}]"           # plays alike, another file
+    paired = play_paired(["expert", spec], [1], 20, 1)
+    paired = paired.rename(columns=lambda c: c.replace(spec, "learned"))
+    paired.attrs["labels"] = ["expert", "learned"]            # as if it were the shipped one
+    write_paired(paired, tmp_path / "p.parquet")
+    args = ["--games", "20", "--chunk", "20", "--policies", "expert,learned", "--level", "1",
+            "--cache", str(tmp_path / "c"), "--paired", str(tmp_path / "p.parquet")]
+    assert strength.main(args) == 2
+    assert "its learned is not this checkout's" in capsys.readouterr().err
