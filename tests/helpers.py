@@ -357,6 +357,13 @@ def run_cli(*args, **kw) -> subprocess.CompletedProcess:
     return run_python("-m", "sim.cli", *args, **kw)
 
 
+def _ctrl_c_as_in_a_terminal():
+    """In the child, before it runs: SIGINT at its default, as a command typed at a terminal
+    has it (Python then raises KeyboardInterrupt).  A suite started as a script's background
+    job (``pytest ... &``) ignores SIGINT, and its children would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subprocess.CompletedProcess:
     """Ctrl-C as a terminal sends it, to the friday command in a fresh process (``run_cli``)
     with its standard error on a pseudo-terminal (it draws what a user sees, the progress bar
@@ -371,7 +378,7 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
     proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=cwd,
                             env=fresh_env({"PYTHONUNBUFFERED": "1", **(env or {})}),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     os.close(slave)
     seen = threading.Condition()
     streams = [_Stream(proc.stdout.fileno(), seen), _Stream(master, seen)]
