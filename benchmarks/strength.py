@@ -87,12 +87,13 @@ def play(policy, level, seed, games, chunk, threads, cache: Path, log):
     return np.concatenate(won), np.concatenate(score)
 
 
-def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
+def seed_cache(path: Path, policies: dict, seed: int, cache: Path, log):
     """Put the games of a ``friday compare --out`` file (same seed, default options and card
-    table) into the cache, for the policies of this run that it holds (same spec, source and
-    parameters): ``policies`` maps a name to (Policy, games, chunk).  The usual check (1 game
-    in PROBE played again) applies to them like to any kept chunk.  Returns the ``friday
-    compare`` command that makes the file (for the report's header)."""
+    table) into the cache, for the policies of this run that it holds (same spec, source,
+    parameters and weights): ``policies`` maps a name to (Policy, games, chunk, levels).  The
+    usual check (1 game in PROBE played again) applies to them like to any kept chunk.
+    Returns the names of the policies whose games were taken and the ``friday compare``
+    command that makes the file (for the report's header)."""
     import json
     import pyarrow.parquet as pq
     from sim.rules import Options
@@ -104,11 +105,11 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
             (meta.get("cards") or {}).get("table", "printed") != "printed":
         raise UsageError(f"--paired {path}: another seed, rule options or card table than "
                          f"this run's (seed {seed}, default rules and cards)")
-    df = table.to_pandas()
+    df, taken = table.to_pandas(), []
     for label, rec in zip(meta["labels"], meta["policies"]):
         if label not in policies:
             continue
-        policy, games, chunk = policies[label]
+        policy, games, chunk, levels = policies[label]
         mine = json.loads(json.dumps(policy.record()))
         if [rec.get("sha256"), rec.get("params"), (rec.get("weights") or {}).get("sha256")] \
                 != [mine.get("sha256"), mine.get("params"),    # weights: learned's network
@@ -127,9 +128,11 @@ def seed_cache(path: Path, policies: dict, seed: int, levels, cache: Path, log):
                     np.savez(target, won=won[first:first + k].astype(bool),
                              score=score[first:first + k].astype(np.int32))
             log(f"  level {lv} {label}: games 0..{games - 1:,} taken from {path}")
-    return command_line(["compare", *meta["labels"], "--level", ",".join(map(str, meta["levels"])),
-                         "--games", str(meta["games_per_level"]), "--seed", str(seed),
-                         "--out", str(path)])
+            taken += [label] if label not in taken else []
+    return taken, command_line(["compare", *[r["policy"] for r in meta["policies"]], "--level",
+                                ",".join(map(str, meta["levels"])), "--games",
+                                str(meta["games_per_level"]), "--seed", str(seed), "--out",
+                                str(path)], force=True)      # remakes the very file
 
 
 def time_per_game(policy, level, seed, games, threads) -> float:
@@ -246,15 +249,15 @@ def main(argv=None) -> int:
         print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
     a.cache.mkdir(parents=True, exist_ok=True)
-    plan = {p.name: (p, a.games, a.chunk) for p in fast}
-    plan.update({p.name: (p, a.slow_games, a.slow_chunk) for p in slow})
+    plan = {p.name: (p, a.games, a.chunk, levels) for p in fast}
+    plan.update({p.name: (p, a.slow_games, a.slow_chunk, slow_levels) for p in slow})
     try:
         made = []
         for path in a.paired:
             if not path.is_file():
                 raise UsageError(f"--paired {path}: no such file")
-            made.append(seed_cache(path, plan, seed, slow_levels, a.cache,
-                                   lambda m: print(m, file=sys.stderr)))
+            made.append((path, *seed_cache(path, plan, seed, a.cache,
+                                           lambda m: print(m, file=sys.stderr))))
     except FridayError as exc:
         print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
@@ -265,8 +268,8 @@ def main(argv=None) -> int:
     out = ["# Playing strength", "",
            f"Made by `{command}` (master seed {seed}; every policy plays games 0..N-1 of each "
            "level, so each comparison with expert is paired on the same deals)." +
-           "".join(f" The games of its policies in `{p}` are that file's, made by `{m}`."
-                   for p, m in zip(a.paired, made)), "",
+           "".join(f" The games of {', '.join(taken)} are those of `{p}`, made by `{m}`."
+                   for p, taken, m in made if taken), "",
            f"Time per game per core: the batch runner's CPU time (all threads) / games over "
            f"games 0..{a.time_games - 1:,} ({a.time_slow_games:,} for "
            f"{', '.join(p.name for p in slow) or 'the slow players'}), played in this run, "

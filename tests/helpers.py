@@ -357,11 +357,19 @@ def run_cli(*args, **kw) -> subprocess.CompletedProcess:
     return run_python("-m", "sim.cli", *args, **kw)
 
 
+@contextlib.contextmanager
 def _ctrl_c_as_in_a_terminal():
-    """In the child, before it runs: SIGINT at its default, as a command typed at a terminal
-    has it (Python then raises KeyboardInterrupt).  A suite started as a script's background
-    job (``pytest ... &``) ignores SIGINT, and its children would inherit that."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    """Processes started inside get SIGINT at its default, as a command typed at a terminal
+    has it (Python then raises KeyboardInterrupt): a suite started as a script's background
+    job (``pytest ... &``) ignores SIGINT, and its children would inherit that.  Caught here
+    for the while (exec resets a caught signal to its default), then as it was."""
+    main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, signal.default_int_handler) if main else None
+    try:
+        yield
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
 
 
 def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subprocess.CompletedProcess:
@@ -375,10 +383,11 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
     output (no time is asserted: a loaded machine passes)."""
     import pty                          # POSIX only: imported by the tests that interrupt
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=cwd,
-                            env=fresh_env({"PYTHONUNBUFFERED": "1", **(env or {})}),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave,
-                            start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
+    with _ctrl_c_as_in_a_terminal():
+        proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=cwd,
+                                env=fresh_env({"PYTHONUNBUFFERED": "1", **(env or {})}),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave,
+                                start_new_session=True)
     os.close(slave)
     seen = threading.Condition()
     streams = [_Stream(proc.stdout.fileno(), seen), _Stream(master, seen)]

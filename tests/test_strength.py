@@ -1,6 +1,7 @@
 """benchmarks/strength.py (results/strength.md): paired against expert, resumable from its
 cache, bad arguments refused."""
 import importlib.util
+import shlex
 from pathlib import Path
 
 import pytest
@@ -80,8 +81,9 @@ def test_games_of_a_compare_file_are_reused(strength, tmp_path, capsys):
     assert ": games 0..59 in" not in captured.err                  # nothing played again
     wins = int(paired["cull-green:won"].sum())
     assert f"| cull-green | 120 | {wins / 120:.2%} |" in captured.out
-    assert f"are that file's, made by `friday compare cull-green expert --level 1 --games 120 " \
-        f"--seed 1 --out {tmp_path / 'p.parquet'}`" in captured.out     # how to make it again
+    assert f"The games of cull-green, expert are those of `{tmp_path / 'p.parquet'}`, made by " \
+        f"`friday compare cull-green expert --level 1 --games 120 --seed 1 --out " \
+        f"{shlex.quote(str(tmp_path / 'p.parquet'))} --force`." in captured.out  # to remake it
     assert strength.main([*args, "--slow", "random", "--slow-games", "10", "--slow-level",
                           "1", "--level", "1,4"]) == 0
     out = capsys.readouterr().out
@@ -90,6 +92,24 @@ def test_games_of_a_compare_file_are_reused(strength, tmp_path, capsys):
     assert strength.main([*args[:-1], str(tmp_path / "none.parquet")]) == 2
     assert strength.main([*args, "--seed", "2"]) == 2
     assert "another seed" in capsys.readouterr().err
+
+
+def test_the_fast_players_games_are_taken_at_every_level_of_the_file(strength, tmp_path, capsys):
+    """--paired with --slow-level: the fast players' games of every level of --level are taken
+    (not only the slow players' levels); a file none of whose players is in the run is not
+    named in the header."""
+    from sim.lab import play_paired, write_paired
+    write_paired(play_paired(["expert", "always-fight"], [1, 4], 40, 1), tmp_path / "p.parquet")
+    args = ["--games", "40", "--chunk", "40", "--level", "1,4", "--slow", "random",
+            "--slow-games", "10", "--slow-level", "1", "--cache", str(tmp_path / "c"),
+            "--paired", str(tmp_path / "p.parquet")]
+    assert strength.main([*args, "--policies", "expert"]) == 0
+    captured = capsys.readouterr()
+    assert "level 4 expert: games 0..39 taken from" in captured.err
+    assert "The games of expert are those of" in captured.out       # always-fight: not here
+    write_paired(play_paired(["always-fight", "cull-green"], [1], 10, 1), tmp_path / "q.parquet")
+    assert strength.main([*args[:-1], str(tmp_path / "q.parquet"), "--policies", "expert"]) == 0
+    assert "are those of" not in capsys.readouterr().out
 
 
 def test_the_unfair_bound_only_on_the_levels_it_plays(strength, tmp_path, capsys):
