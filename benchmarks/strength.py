@@ -106,6 +106,7 @@ def seed_cache(path: Path, policies: dict, seed: int, cache: Path, log):
         raise UsageError(f"--paired {path}: another seed, rule options or card table than "
                          f"this run's (seed {seed}, default rules and cards)")
     df, taken = table.to_pandas(), []
+    by_level = {lv: g.sort_values("game") for lv, g in df.groupby("level")}  # once for all
     for label, rec in zip(meta["labels"], meta["policies"]):
         if label not in policies:
             continue
@@ -116,7 +117,7 @@ def seed_cache(path: Path, policies: dict, seed: int, cache: Path, log):
                     (mine.get("weights") or {}).get("sha256")]:
             raise UsageError(f"--paired {path}: its {label} is not this checkout's")
         for lv in levels:
-            g = df[df["level"] == lv].sort_values("game")
+            g = by_level.get(lv, df.iloc[:0])
             if len(g) < games or not np.array_equal(g["game"].to_numpy()[:games],
                                                      np.arange(games)):
                 continue

@@ -358,7 +358,7 @@ def run_cli(*args, **kw) -> subprocess.CompletedProcess:
 
 
 @contextlib.contextmanager
-def _ctrl_c_as_in_a_terminal():
+def ctrl_c_as_in_a_terminal():
     """Processes started inside get SIGINT at its default, as a command typed at a terminal
     has it (Python then raises KeyboardInterrupt): a suite started as a script's background
     job (``pytest ... &``) ignores SIGINT, and its children would inherit that.  Caught here
@@ -368,7 +368,7 @@ def _ctrl_c_as_in_a_terminal():
     try:
         yield
     finally:
-        if before is not None:
+        if before is not None:                                  # None: a handler set in C
             signal.signal(signal.SIGINT, before)
 
 
@@ -383,7 +383,7 @@ def interrupt_cli(*args, cues, cwd=None, env=None, timeout=TIMEOUT) -> subproces
     output (no time is asserted: a loaded machine passes)."""
     import pty                          # POSIX only: imported by the tests that interrupt
     master, slave = pty.openpty()
-    with _ctrl_c_as_in_a_terminal():
+    with ctrl_c_as_in_a_terminal():
         proc = subprocess.Popen([sys.executable, "-m", "sim.cli", *map(str, args)], cwd=cwd,
                                 env=fresh_env({"PYTHONUNBUFFERED": "1", **(env or {})}),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=slave,

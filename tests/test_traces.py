@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from helpers import interrupt_cli, run_cli
+from helpers import ctrl_c_as_in_a_terminal, interrupt_cli, run_cli
 
 # a hand-made position at level 2 (sim.deal): a short Robinson stack (a reshuffle soon), a
 # discard of start, knowledge (29) and aging (19) cards, removed cards, a hazard discard,
@@ -395,13 +395,8 @@ def test_a_ctrl_c_while_a_range_is_written_waits_until_it_is_whole(tmp_path):
         except KeyboardInterrupt:
             told.append("stop")
 
-    import signal
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal (a
-    try:                                                        # background job ignores it)
-        kept = write_traces(tmp_path / "t.jsonl", run())
-    finally:
-        if before is not None:                                  # None: a handler set in C
-            signal.signal(signal.SIGINT, before)
+    with ctrl_c_as_in_a_terminal():             # Python's own handler (a background job's
+        kept = write_traces(tmp_path / "t.jsonl", run())        # suite ignores SIGINT)
     assert (tmp_path / "t.jsonl").read_text() == "game 0\ngame 1\ngame 2\n"
     assert [p.results for p in kept] == [["rows 0"], ["rows 1"]] and told == ["stop"]
 
