@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from policies import load_policy  # noqa: E402
-from sim.lab.files import command_line  # noqa: E402
+from sim.lab.files import check_file, command_line, write_text  # noqa: E402
 from sim.lab.script import ArgumentParser  # noqa: E402
 from sim.lab import stats  # noqa: E402
 from sim.lab.compare import compare_paired  # noqa: E402
@@ -97,7 +97,11 @@ def seed_cache(path: Path, policies: dict, seed: int, cache: Path, log):
     import json
     import pyarrow.parquet as pq
     from sim.rules import Options
-    table = pq.read_table(path)
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as e:            # pyarrow's ArrowInvalid is a ValueError
+        raise UsageError(f"--paired {path}: not a Parquet file of friday compare --out "
+                         f"({str(e).splitlines()[0]})") from None
     meta = json.loads((table.schema.metadata or {}).get(b"friday_lab", b"{}"))
     if "labels" not in meta:
         raise UsageError(f"--paired {path}: not a file of friday compare --out")
@@ -244,8 +248,7 @@ def main(argv=None) -> int:
                              "paired comparisons)")
         if a.slow and a.slow_games > a.games:
             raise UsageError("--slow-games must not exceed --games (paired with expert's games)")
-        if a.out is not None and a.out.is_dir():
-            raise UsageError(f"--out {a.out} is a folder: give a file name")
+        check_file(a.out, (".md",), force=True)              # before any game
     except FridayError as exc:
         print(f"error: {error_line(exc)}", file=sys.stderr)
         return 2
@@ -301,9 +304,7 @@ def main(argv=None) -> int:
     if a.out is None:
         print(text)
     else:
-        tmp = a.out.with_name(a.out.name + ".partial")
-        tmp.write_text(text)
-        tmp.replace(a.out)
+        write_text(a.out, text)
         log(f"wrote {a.out}")
     return 0
 

@@ -139,3 +139,22 @@ def test_a_compare_file_of_other_weights_is_not_reused(strength, tmp_path, capsy
             "--cache", str(tmp_path / "c"), "--paired", str(tmp_path / "p.parquet")]
     assert strength.main(args) == 2
     assert "its learned is not this checkout's" in capsys.readouterr().err
+
+
+def test_an_output_or_a_paired_file_that_cannot_serve_is_one_error_line_before_any_game(
+        strength, tmp_path, capsys):
+    """--out that cannot be written (a missing folder under /proc, a folder, not .md) and a
+    --paired file that is not Parquet: one error line, exit 2, no game played, no file."""
+    (tmp_path / "bad.parquet").write_text("not parquet")
+    (tmp_path / "d.md").mkdir()
+    base = ["--games", "10", "--policies", "expert", "--level", "1", "--cache",
+            str(tmp_path / "c")]
+    for extra, said in ((["--out", "/proc/nope/x.md"], "cannot write into /proc/nope"),
+                        (["--out", str(tmp_path / "x.txt")], "--out must end in .md"),
+                        (["--out", str(tmp_path / "d.md")], "is a folder"),
+                        (["--paired", str(tmp_path / "bad.parquet")], "not a Parquet file")):
+        assert strength.main([*base, *extra]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.startswith("error:") and said in captured.err
+        assert len(captured.err.splitlines()) == 1 and "games 0.." not in captured.err
+    assert not list((tmp_path / "c").glob("*.npz"))
