@@ -90,6 +90,39 @@ def test_progress_bar_on_a_terminal_only(monkeypatch, capsys, terminal, quiet, s
     assert (err == "") == (not shown), err        # without the bar, nothing at all
 
 
+@pytest.mark.parametrize("quiet", [False, True])
+def test_off_a_terminal_a_long_run_writes_a_plain_line_now_and_then(monkeypatch, capsys, quiet):
+    """A batch job's log (standard error a file or pipe) gets a line per running level every
+    LINE_SECONDS (here 0: after every range but a level's last): count, total, then rate
+    and time left; none with --quiet.  Standard output is the same."""
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.setattr(progress, "LINE_SECONDS", 0)
+    run_simulation([1, 2], 2000, 1, load_policy("random"), Options(), "fast", None, None, True,
+                   quiet=quiet, chunk=500)
+    out, err = capsys.readouterr()
+    assert "4,000 games in" in out
+    lines = err.splitlines()
+    if quiet:
+        assert err == ""
+        return
+    for level in (1, 2):
+        mine = [ln for ln in lines if ln.startswith(f"  level {level}: ")]
+        assert [ln.split(":")[1].split(" of")[0].strip() for ln in mine] == \
+            ["500", "1,000", "1,500"], err
+        assert all(" of 2,000 games" in ln for ln in mine) and "games/s, about" in mine[-1], err
+
+
+def test_off_a_terminal_a_short_run_writes_no_progress_line(capsys):
+    """Under LINE_SECONDS (60 s) a run off a terminal writes no progress at all."""
+    bar = progress.progress_bar()
+    with bar:
+        task = bar.add_task("level 1", total=10)
+        bar.advance(task, 4)
+        bar.refresh()
+    assert progress.LINE_SECONDS == 60 and capsys.readouterr().err == ""
+
+
 def test_chunk_sizes_follow_the_measured_rate(monkeypatch):
     """CHUNK_SECONDS of games at the last measured rate, growing at most 8x per chunk."""
     monkeypatch.setattr(progress, "CHUNK_SECONDS", 0.25)

@@ -4,7 +4,8 @@
   Numba cache), with the time the last compile took on this machine, or the benchmark's figure;
   ``still_compiling`` then shows it is alive: a line every ``TICK_SECONDS`` until it is done.
 * ``progress_bar``: a rich progress bar on standard error, one line per level (games done,
-  games/s, time left), drawn only when standard error is a terminal and ``--quiet`` is not given.
+  games/s, time left), drawn when standard error is a terminal and ``--quiet`` is not given;
+  to a file or pipe (a batch job, ``nohup``), a plain line every ``LINE_SECONDS`` instead.
 * ``StopFlag``: the first Ctrl-C asks the running loop to stop after its current chunk (chunks
   last about ``CHUNK_SECONDS``); a second one interrupts at once.
 * ``ChunkSizer``: chunk sizes from the measured games/s, so that a chunk lasts about
@@ -23,6 +24,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.text import Text
 
 CHUNK_SECONDS = 0.25
+LINE_SECONDS = 60           # off a terminal: a progress line this often (none in a shorter run)
 
 
 class SimulationInterrupted(Exception):
@@ -160,14 +162,47 @@ class StopFlag:
 
 
 def progress_bar(quiet=False, unit: str = "games") -> Progress:
-    """A rich progress bar on standard error, one task per level (or policy and level); off
-    (rich's ``disable``: it counts, draws nothing) unless standard error is a terminal and not
-    ``quiet``.  It is redrawn by ``refresh()`` only, after each finished range."""
+    """A rich progress bar on standard error, one task per level (or policy and level), redrawn
+    by ``refresh()`` only, after each finished range.  Unless standard error is a terminal it
+    draws nothing (rich's ``disable``: it counts) and writes a plain line every
+    ``LINE_SECONDS`` instead, so a long batch run's log shows it is alive; ``quiet``: nothing."""
     console = Console(stderr=True)
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn(unit), _RateColumn(unit), TextColumn("left"), TimeRemainingColumn(),
-                    console=console, auto_refresh=False, transient=False,
-                    disable=quiet or not console.is_terminal)
+    return _Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                     TextColumn(unit), _RateColumn(unit), TextColumn("left"),
+                     TimeRemainingColumn(), console=console, auto_refresh=False,
+                     transient=False, disable=quiet or not console.is_terminal,
+                     lines=not quiet and not console.is_terminal, unit=unit)
+
+
+class _Progress(Progress):
+    """rich's Progress; with ``lines``, ``refresh()`` also writes each running task's count,
+    rate and time left as one plain line, at most every ``LINE_SECONDS``."""
+
+    def __init__(self, *columns, lines: bool = False, unit: str = "games", **kwargs):
+        super().__init__(*columns, **kwargs)
+        self.lines, self.unit, self.last_line = lines, unit, time.monotonic()
+
+    def refresh(self):
+        super().refresh()
+        if not self.lines or time.monotonic() - self.last_line < LINE_SECONDS:
+            return
+        self.last_line = time.monotonic()
+        for task in self.tasks:
+            if task.started and not task.finished:
+                print(f"  {task.description}: {_line(task, self.unit)}", file=sys.stderr,
+                      flush=True)
+
+
+def _line(task, unit: str) -> str:
+    """'12,000 of 1,000,000 games, 2,100 games/s, about 8 min left' (rate and time when known)."""
+    text = f"{task.completed:,.0f} of {task.total:,.0f} {unit}"
+    speed, left = task.speed, task.time_remaining
+    if speed:
+        text += f", {speed:,.1f} {unit}/s" if speed < 10 else f", {speed:,.0f} {unit}/s"
+    if left is not None:
+        text += (f", about {left / 60:,.0f} min left" if left >= 90 else
+                 f", about {left:,.0f} s left")
+    return text
 
 
 class _RateColumn(ProgressColumn):

@@ -287,7 +287,7 @@ def _as_finished(pending: dict, in_order: bool, stop):
 
 class Run:
     """One plan played on one backend, with the compile notice, a progress bar (standard
-    error, a terminal only, not ``quiet``) and Ctrl-C::
+    error, not ``quiet``; off a terminal a line a minute) and Ctrl-C::
 
         with Run(plan) as run:
             for part in run: ...
