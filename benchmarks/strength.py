@@ -15,7 +15,7 @@ for the slow players): the paired win-rate difference with Newcombe's interval, 
 exact p (Holm-adjusted over the policies of the level) and the paired mean score difference.
 
 Each finished chunk is kept in ``--cache`` (keyed by policy spec and source, level, seed and
-games), so an interrupted run (Ctrl-C) resumes where it stopped and a rerun with more
+games; the same in any folder the repository is checked out to), so an interrupted run (Ctrl-C) resumes where it stopped and a rerun with more
 policies plays only the new ones.  A kept chunk is used only after 1 game in 50 of it (its
 first ones), played again by the current engine, gave the same wins and scores.  ``--paired`` takes the
 games of a ``friday compare --out`` file instead of playing them again (the same check
@@ -50,8 +50,25 @@ REFERENCE = "expert"
 
 
 def chunk_key(policy, level, seed, first, k) -> str:
-    rec = repr((policy.name, policy.record(), level, seed, first, k))
+    """The cache's name for a chunk: a hash of the policy's record (its files' sha256; each
+    file named relative to the repository, so a checkout in another folder finds the same
+    chunks), the level, the seed and the games."""
+    rec = repr((policy.name, files_here(policy.record()), level, seed, first, k))
     return hashlib.sha256(rec.encode()).hexdigest()[:24]
+
+
+def files_here(record):
+    """``record`` with every ``file`` under the repository named relative to it (a policy
+    file elsewhere keeps its absolute path)."""
+    if not isinstance(record, dict):
+        return record
+    out = {}
+    for key, value in record.items():
+        if key == "file" and value:
+            path = Path(value).resolve()
+            value = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+        out[key] = files_here(value)
+    return out
 
 
 def play(policy, level, seed, games, chunk, threads, cache: Path, log):

@@ -54,6 +54,33 @@ def test_a_stale_cached_chunk_is_played_again(strength, tmp_path, capsys):
     assert np.array_equal(np.load(path)["won"], ~z["won"])
 
 
+def test_the_cache_keys_do_not_depend_on_the_checkouts_folder(strength, monkeypatch):
+    """A chunk's key names the policy's files (and a network's weights file) relative to the
+    repository: a clone or worktree in another folder finds the same chunks; a file outside
+    the repository keeps its absolute path; the file's sha256 stays in the key."""
+    from policies import load_policy
+    learned = load_policy("learned")
+    here = strength.chunk_key(learned, 4, 2, 0, 100)
+    rec = learned.record()
+    assert strength.files_here(rec)["file"] == "policies/learned.py"
+    assert strength.files_here(rec)["weights"]["file"] == "policies/learned.json"
+
+    class Moved:                         # the same policy, checked out in another folder
+        name = learned.name
+
+        def record(self):
+            return {**rec, "file": "/elsewhere/policies/learned.py",
+                    "weights": {**rec["weights"], "file": "/elsewhere/policies/learned.json"}}
+    monkeypatch.setattr(strength, "ROOT", Path("/elsewhere"))
+    assert strength.chunk_key(Moved(), 4, 2, 0, 100) == here
+    assert strength.files_here({"file": "/tmp/mine.py"}) == {"file": "/tmp/mine.py"}
+
+    class Edited(Moved):
+        def record(self):
+            return {**super().record(), "sha256": "0" * 64}
+    assert strength.chunk_key(Edited(), 4, 2, 0, 100) != here
+
+
 @pytest.mark.parametrize("args, message", [
     (["--games", "0"], "--games must be positive"),
     (["--policies", "random"], "must include expert"),
