@@ -72,6 +72,22 @@ def base_policy(name: str, role: str = "base") -> Policy:
                      f"{', '.join(choices)} or path/to/file.py:function")
 
 
+def played_by(**roles) -> dict:
+    """The records of the policies a search or solver plays its continuations with (``roles``:
+    base, keep; name -> (spec, Policy or None)) whose spec does not pin them: a network's
+    weights (``learned``: their sha256) or a policy file's code.  A built-in without weights is
+    left out, so the default search's record, and its cached results, stay as they were."""
+    from policies.spec import is_file_spec
+    out = {}
+    for role, (spec, policy) in roles.items():
+        if policy is None:
+            continue
+        rec = policy.record()
+        if "weights" in rec or is_file_spec(spec):
+            out[role] = rec
+    return out
+
+
 def keep_policy(name: str, base_name: str, base: Policy) -> Policy | None:
     """The policy named by ``keep`` (None: the base itself); its parameters must begin with
     the base's, since the continuations' base reads them from the same, longer vector (a base
@@ -150,12 +166,16 @@ class SearchPolicy(Policy):
 
     def record(self) -> dict:
         """The spec's record; ``keep`` only when it names another policy than the base (the
-        default's record, and so its cached results, stay as before keep existed)."""
+        default's record, and so its cached results, stay as before keep existed); the base's
+        and keep's own records where the spec does not pin them (``played_by``)."""
         text = {k: v for k, v in self.text_params.items()
                 if k != "keep" or self.keep_policy is not None}
+        roles = played_by(base=(self.text_params["base"], self.base_policy),
+                          keep=(self.text_params.get("keep", "base"), self.keep_policy))
         return {**super().record(), "search": {**text,
                                                **dict(zip(self.param_names,
-                                                          self.params.tolist()))}}
+                                                          self.params.tolist()))},
+                **({"played_by": roles} if roles else {})}
 
     def header(self) -> str:
         keep = "" if self.keep_policy is None else f", keep {self.text_params['keep']}"

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from policies.policy import Policy
-from policies.search import base_policy
+from policies.search import base_policy, played_by
 from sim.contract import params_copy
 from sim.contract.player import Asked
 from sim.errors import UsageError
@@ -76,8 +76,11 @@ class SolverPolicy(Policy):
                          "hidden orders): use engine='fast' (the reference engine cannot run it)")
 
     def record(self) -> dict:
+        """The spec's record, and the base's own where the spec does not pin it (played_by)."""
+        roles = played_by(base=(self.text_params["base"], self.base_policy))
         return {**super().record(), "solver": {**self.text_params,
-                                               "budget": int(self.sv[0])}}
+                                               "budget": int(self.sv[0])},
+                **({"played_by": roles} if roles else {})}
 
     def header(self) -> str:
         return super().header() + f" (base {self.text_params['base']})"

@@ -44,6 +44,24 @@ def test_spec_names_base_and_kinds_and_records_them():
     assert load_policy("search[base=expert]").base_policy.name == "expert"  # the old one
 
 
+def test_the_record_names_the_network_and_the_file_a_search_plays_with(failing):
+    """A search's (and the solver's) record holds its base's and keep's own records where the
+    spec does not pin what they play: learned's weights (their sha256), a policy file's
+    sha256; none for a built-in without weights, so the default search's record (and its
+    cached results) stay as they were."""
+    learned = load_policy("learned").record()
+    assert "played_by" not in load_policy("search").record()
+    assert "played_by" not in load_policy("search[base=expert]").record()
+    assert load_policy("search[base=learned]").record()["played_by"] == {"base": learned}
+    kept = load_policy("search[keep=learned]").record()["played_by"]
+    assert kept == {"keep": learned} and kept["keep"]["weights"]["sha256"]
+    assert load_policy("unfair-solver[base=learned]").record()["played_by"] == {"base": learned}
+    assert load_policy("unfair-clairvoyant[base=learned]").record()["played_by"] == \
+        {"base": learned}
+    mine = load_policy("search[base=failing.py:first,rollouts=4,margin=1]").record()
+    assert mine["played_by"]["base"]["sha256"] == load_policy("failing.py:first").sha256
+
+
 def test_policies_command_lists_search_with_its_parameters():
     out = runner.invoke(app, ["policies"]).output
     assert "search" in out and "--param rollouts=" in out and "--param base=veteran" in out
