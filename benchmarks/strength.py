@@ -15,16 +15,17 @@ for the slow players): the paired win-rate difference with Newcombe's interval, 
 exact p (Holm-adjusted over the policies of the level) and the paired mean score difference.
 
 Each finished chunk is kept in ``--cache`` (keyed by policy spec and source, level, seed and
-games; the same in any folder the repository is checked out to), so an interrupted run (Ctrl-C) resumes where it stopped and a rerun with more
-policies plays only the new ones.  A kept chunk is used only after 1 game in 50 of it (its
-first ones), played again by the current engine, gave the same wins and scores.  ``--paired`` takes the
-games of a ``friday compare --out`` file instead of playing them again (the same check
-applies).  Times per game are always measured anew (``--time-games``, ``--time-slow-games``).
+games; the same in any folder the repository is checked out to), so an interrupted run
+(Ctrl-C) resumes where it stopped and a rerun with more policies plays only the new ones.  A
+kept chunk is used only after 1 game in 50 of it (its first ones), played again by the
+current engine, gave the same wins and scores.  ``--paired`` takes the games of a ``friday
+compare --out`` file instead of playing them again (the same check applies).  Times per game are always measured anew (``--time-games``, ``--time-slow-games``).
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -57,6 +58,30 @@ def chunk_key(policy, level, seed, first, k) -> str:
     return hashlib.sha256(rec.encode()).hexdigest()[:24]
 
 
+def kept_chunk(cache: Path, policy, level, seed, first, k) -> Path:
+    """The chunk's file in ``cache``; one kept under its older key (which held the files'
+    absolute paths: this folder's) is linked to the new name first."""
+    path = cache / f"{chunk_key(policy, level, seed, first, k)}.npz"
+    if not path.exists():
+        rec = repr((policy.name, policy.record(), level, seed, first, k))
+        old = cache / f"{hashlib.sha256(rec.encode()).hexdigest()[:24]}.npz"
+        if old.exists():
+            try:
+                os.link(old, path)
+            except OSError:
+                shutil.copyfile(old, path)
+    return path
+
+
+def what_plays(record) -> list:
+    """What decides a policy's games in its record, where it can be compared across folders:
+    its file's sha256, its parameters, its network's sha256, and the same for the policies
+    a search plays with (``played_by``)."""
+    return [record.get("sha256"), record.get("params"),
+            (record.get("weights") or {}).get("sha256"),
+            {role: what_plays(r) for role, r in (record.get("played_by") or {}).items()}]
+
+
 def files_here(record):
     """``record`` with every ``file`` under the repository named relative to it (a policy
     file elsewhere keeps its absolute path)."""
@@ -79,7 +104,7 @@ def play(policy, level, seed, games, chunk, threads, cache: Path, log):
     won, score = [], []
     for first in range(0, games, chunk):
         k = min(chunk, games - first)
-        path = cache / f"{chunk_key(policy, level, seed, first, k)}.npz"
+        path = kept_chunk(cache, policy, level, seed, first, k)
         z = np.load(path) if path.exists() else None
         if z is not None:
             j = max(1, k // PROBE)
@@ -133,9 +158,7 @@ def seed_cache(path: Path, policies: dict, seed: int, cache: Path, log):
             continue
         policy, games, chunk, levels = policies[label]
         mine = json.loads(json.dumps(policy.record()))
-        if [rec.get("sha256"), rec.get("params"), (rec.get("weights") or {}).get("sha256")] \
-                != [mine.get("sha256"), mine.get("params"),    # weights: learned's network
-                    (mine.get("weights") or {}).get("sha256")]:
+        if what_plays(rec) != what_plays(mine):       # weights: learned's network
             raise UsageError(f"--paired {path}: its {label} is not this checkout's")
         for lv in levels:
             g = by_level.get(lv, df.iloc[:0])
@@ -145,7 +168,7 @@ def seed_cache(path: Path, policies: dict, seed: int, cache: Path, log):
             won, score = g[f"{label}:won"].to_numpy(), g[f"{label}:score"].to_numpy()
             for first in range(0, games, chunk):
                 k = min(chunk, games - first)
-                target = cache / f"{chunk_key(policy, lv, seed, first, k)}.npz"
+                target = kept_chunk(cache, policy, lv, seed, first, k)
                 if not target.exists():
                     np.savez(target, won=won[first:first + k].astype(bool),
                              score=score[first:first + k].astype(np.int32))

@@ -113,14 +113,30 @@ def test_off_a_terminal_a_long_run_writes_a_plain_line_now_and_then(monkeypatch,
         assert all(" of 2,000 games" in ln for ln in mine) and "games/s, about" in mine[-1], err
 
 
-def test_off_a_terminal_a_short_run_writes_no_progress_line(capsys):
-    """Under LINE_SECONDS (60 s) a run off a terminal writes no progress at all."""
+def test_off_a_terminal_a_line_once_a_minute_with_the_rate_since_the_last(monkeypatch, capsys):
+    """LINE_SECONDS (60 s) apart, by the clock: none at 59 s, one at 60 s, the rate and time
+    left over the minute before (however long the ranges); a level not started or finished
+    gets none."""
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    now = [1000.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])
+    assert progress.LINE_SECONDS == 60
     bar = progress.progress_bar()
     with bar:
-        task = bar.add_task("level 1", total=10)
-        bar.advance(task, 4)
+        one = bar.add_task("level 1", total=1000)
+        bar.add_task("level 2", total=1000, start=False)
+        done = bar.add_task("level 3", total=10)
+        bar.advance(done, 10)
+        bar.advance(one, 100)
         bar.refresh()
-    assert progress.LINE_SECONDS == 60 and capsys.readouterr().err == ""
+        for t, games in ((59, 100), (60, 100), (100, 40), (120, 60)):
+            now[0] = 1000.0 + t
+            bar.advance(one, games)
+            bar.refresh()
+    assert capsys.readouterr().err.splitlines() == [
+        "  level 1: 300 of 1,000 games, 5.0 games/s, about 2 min left",
+        "  level 1: 400 of 1,000 games, 1.7 games/s, about 6 min left"]
 
 
 def test_chunk_sizes_follow_the_measured_rate(monkeypatch):

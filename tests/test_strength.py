@@ -73,7 +73,8 @@ def test_the_cache_keys_do_not_depend_on_the_checkouts_folder(strength, monkeypa
                     "weights": {**rec["weights"], "file": "/elsewhere/policies/learned.json"}}
     monkeypatch.setattr(strength, "ROOT", Path("/elsewhere"))
     assert strength.chunk_key(Moved(), 4, 2, 0, 100) == here
-    assert strength.files_here({"file": "/tmp/mine.py"}) == {"file": "/tmp/mine.py"}
+    outside = str(Path("/tmp").resolve() / "mine.py")
+    assert strength.files_here({"file": outside}) == {"file": outside}
 
     class Edited(Moved):
         def record(self):
@@ -166,6 +167,41 @@ def test_a_compare_file_of_other_weights_is_not_reused(strength, tmp_path, capsy
             "--cache", str(tmp_path / "c"), "--paired", str(tmp_path / "p.parquet")]
     assert strength.main(args) == 2
     assert "its learned is not this checkout's" in capsys.readouterr().err
+
+
+def test_a_compare_file_whose_search_played_another_network_is_not_reused(strength, tmp_path,
+                                                                           capsys):
+    """--paired: a search whose base is learned is the same player only with the same network
+    (its record's played_by); a file made with other weights is refused."""
+    from sim.lab import play_paired, write_paired
+    spec = "search[base=learned]"                  # (--slow takes a list: no commas)
+    paired = play_paired(["expert", spec], [1], 2, 1)
+    paired.attrs["policies"][1]["played_by"]["base"]["weights"]["sha256"] = "0" * 64
+    write_paired(paired, tmp_path / "p.parquet")
+    args = ["--games", "2", "--policies", "expert", "--slow", spec, "--slow-games", "2",
+            "--level", "1", "--cache", str(tmp_path / "c"), "--paired", str(tmp_path / "p.parquet")]
+    assert strength.main(args) == 2
+    assert f"its {spec} is not this checkout's" in capsys.readouterr().err
+
+
+def test_a_chunk_kept_under_the_older_key_is_found(strength, tmp_path, capsys):
+    """A cache made before the keys named files relative to the repository (their absolute
+    paths, this folder's) is not played again: its chunks are linked to the new names."""
+    import hashlib
+    import numpy as np
+    from policies import load_policy
+    cache = tmp_path / "c"
+    args = ["--games", "100", "--chunk", "100", "--policies", "expert", "--level", "1",
+            "--cache", str(cache), "--out", str(tmp_path / "s.md")]
+    assert strength.main(args) == 0
+    (new,) = cache.glob("*.npz")
+    expert = load_policy("expert")
+    old = hashlib.sha256(repr((expert.name, expert.record(), 1, 1, 0, 100)).encode()).hexdigest()
+    new.rename(cache / f"{old[:24]}.npz")
+    capsys.readouterr()
+    assert strength.main(args) == 0
+    assert "games 0..99 in" not in capsys.readouterr().err and new.exists()
+    assert np.array_equal(np.load(new)["won"], np.load(cache / f"{old[:24]}.npz")["won"])
 
 
 def test_an_output_or_a_paired_file_that_cannot_serve_is_one_error_line_before_any_game(

@@ -175,33 +175,44 @@ def progress_bar(quiet=False, unit: str = "games") -> Progress:
 
 
 class _Progress(Progress):
-    """rich's Progress; with ``lines``, ``refresh()`` also writes each running task's count,
-    rate and time left as one plain line, at most every ``LINE_SECONDS``."""
+    """rich's Progress; with ``lines``, ``refresh()`` also writes each running task's count and,
+    from the second line on, its rate and time left over the time since the line before, as
+    one plain line, at most every ``LINE_SECONDS``."""
 
     def __init__(self, *columns, lines: bool = False, unit: str = "games", **kwargs):
+        self.lines, self.unit, self.last_line, self.seen = lines, unit, time.monotonic(), {}
         super().__init__(*columns, **kwargs)
-        self.lines, self.unit, self.last_line = lines, unit, time.monotonic()
 
     def refresh(self):
         super().refresh()
-        if not self.lines or time.monotonic() - self.last_line < LINE_SECONDS:
+        if not self.lines:
             return
-        self.last_line = time.monotonic()
-        for task in self.tasks:
-            if task.started and not task.finished:
-                print(f"  {task.description}: {_line(task, self.unit)}", file=sys.stderr,
-                      flush=True)
+        now = time.monotonic()
+        running = [t for t in self.tasks if t.started and not t.finished]
+        for task in running:
+            self.seen.setdefault(task.id, (now, task.completed))
+        if now - self.last_line < LINE_SECONDS:
+            return
+        self.last_line = now
+        for task in running:
+            then, done = self.seen[task.id]
+            rate = (task.completed - done) / (now - then) if now > then else 0.0
+            self.seen[task.id] = (now, task.completed)
+            print(f"  {task.description}: {_line(task.completed, task.total, rate, self.unit)}",
+                  file=sys.stderr, flush=True)
 
 
-def _line(task, unit: str) -> str:
-    """'12,000 of 1,000,000 games, 2,100 games/s, about 8 min left' (rate and time when known)."""
-    text = f"{task.completed:,.0f} of {task.total:,.0f} {unit}"
-    speed, left = task.speed, task.time_remaining
-    if speed:
-        text += f", {speed:,.1f} {unit}/s" if speed < 10 else f", {speed:,.0f} {unit}/s"
-    if left is not None:
-        text += (f", about {left / 60:,.0f} min left" if left >= 90 else
-                 f", about {left:,.0f} s left")
+def _line(done, total, rate: float, unit: str) -> str:
+    """'12,000 of 1,000,000 games, 2,100 games/s, about 8 min left' (the total, rate and time
+    left when known; the time for this task, e.g. one level)."""
+    text = f"{done:,.0f}" + (f" of {total:,.0f}" if total is not None else "") + f" {unit}"
+    if rate > 0:
+        text += f", {rate:,.1f} {unit}/s" if rate < 10 else f", {rate:,.0f} {unit}/s"
+        if total is not None:
+            left = max(total - done, 0) / rate
+            text += (f", about {left / 3600:,.1f} h left" if left >= 5400 else
+                     f", about {left / 60:,.0f} min left" if left >= 90 else
+                     f", about {left:,.0f} s left")
     return text
 
 

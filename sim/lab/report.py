@@ -31,10 +31,11 @@ def policy_report(games: int, seed: int, out: Path, threads=None, force=False, e
     """Every given policy (specs; default the built-in ones) on every level, on the same
     deals: policies.md (rates, scores, paired comparisons, ranking) and figures, each
     written atomically.  After Ctrl-C the report covers the games every policy finished
-    (``paired.attrs["interrupted"]``).  ``quiet``: no compile notice, no progress bar;
-    ``cluster``/``chunk``: on Dask (sim.lab.cluster).  ``levels``: as ``simulate``'s (a
-    list, ``"1,4"`` or ``"all"``); ``options``: Options, a dict or NAME=VALUE strings.  Every
-    argument is checked before any game (UsageError).  Returns the paired frame."""
+    (``paired.attrs["interrupted"]``).  ``quiet``: no compile notice, no progress (a bar,
+    or off a terminal, in a notebook too, a line a minute); ``cluster``/``chunk``: on Dask
+    (sim.lab.cluster).  ``levels``: as ``simulate``'s (a list, ``"1,4"`` or ``"all"``);
+    ``options``: Options, a dict or NAME=VALUE strings.  Every argument is checked before any
+    game (UsageError).  Returns the paired frame."""
     from policies import builtin_policies, load_policy
     from .simulate import check_games
     levels, options = parse_levels(levels), as_options(options)

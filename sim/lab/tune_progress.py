@@ -1,8 +1,8 @@
 """What ``friday tune`` shows while it runs: one rich progress bar of the trials, with the
-best so far, and one of the games of the trial in flight (standard error, not ``--quiet``),
-as sim.lab.progress draws the other commands' bars (off a terminal: a line a minute).  Lines
-printed (with ``print``) while it is drawn go above it when standard output is the terminal
-too, and straight to standard output when that is a file or a pipe.  Each trial's games run
+best so far, and one of the games of the trial in flight (standard error, a terminal only,
+not ``--quiet``), as sim.lab.progress draws the other commands' bars.  Lines printed (with
+``print``) while it is drawn go above it when standard output is the terminal too, and
+straight to standard output when that is a file or a pipe.  Each trial's games run
 through sim.lab.run (``Run``: chunks, the backend, Ctrl-C), quietly: its own bar is this one."""
 from __future__ import annotations
 
