@@ -19,7 +19,8 @@ games; the same in any folder the repository is checked out to), so an interrupt
 (Ctrl-C) resumes where it stopped and a rerun with more policies plays only the new ones.  A
 kept chunk is used only after 1 game in 50 of it (its first ones), played again by the
 current engine, gave the same wins and scores.  ``--paired`` takes the games of a ``friday
-compare --out`` file instead of playing them again (the same check applies).  Times per game are always measured anew (``--time-games``, ``--time-slow-games``).
+compare --out`` file instead of playing them again (the same check applies).  Times per game
+are always measured anew (``--time-games``, ``--time-slow-games``).
 """
 from __future__ import annotations
 

@@ -73,10 +73,11 @@ def base_policy(name: str, role: str = "base") -> Policy:
 
 
 def played_by(**roles) -> dict:
-    """The records of the policies a search or solver plays its continuations with (``roles``:
-    base, keep; name -> (spec, Policy or None)) whose spec does not pin them: a network's
-    weights (``learned``: their sha256) or a policy file's code.  A built-in without weights is
-    left out, so the default search's record, and its cached results, stay as they were."""
+    """``{"played_by": records}`` to add to a search's or solver's record (``{}`` if none): the
+    records of the policies it plays its continuations with (``roles``: base, keep; name ->
+    (spec, Policy or None)) whose spec does not pin them: a network's weights (``learned``:
+    their sha256) or a policy file's code.  A built-in without weights is left out, so the
+    default search's record, and its cached results, stay as they were."""
     from policies.spec import is_file_spec
     out = {}
     for role, (spec, policy) in roles.items():
@@ -85,7 +86,7 @@ def played_by(**roles) -> dict:
         rec = policy.record()
         if "weights" in rec or is_file_spec(spec):
             out[role] = rec
-    return out
+    return {"played_by": out} if out else {}
 
 
 def keep_policy(name: str, base_name: str, base: Policy) -> Policy | None:
@@ -170,12 +171,11 @@ class SearchPolicy(Policy):
         and keep's own records where the spec does not pin them (``played_by``)."""
         text = {k: v for k, v in self.text_params.items()
                 if k != "keep" or self.keep_policy is not None}
-        roles = played_by(base=(self.text_params["base"], self.base_policy),
-                          keep=(self.text_params.get("keep", "base"), self.keep_policy))
         return {**super().record(), "search": {**text,
                                                **dict(zip(self.param_names,
                                                           self.params.tolist()))},
-                **({"played_by": roles} if roles else {})}
+                **played_by(base=(self.text_params["base"], self.base_policy),
+                            keep=(self.text_params.get("keep", "base"), self.keep_policy))}
 
     def header(self) -> str:
         keep = "" if self.keep_policy is None else f", keep {self.text_params['keep']}"

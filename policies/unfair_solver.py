@@ -77,10 +77,9 @@ class SolverPolicy(Policy):
 
     def record(self) -> dict:
         """The spec's record, and the base's own where the spec does not pin it (played_by)."""
-        roles = played_by(base=(self.text_params["base"], self.base_policy))
         return {**super().record(), "solver": {**self.text_params,
                                                "budget": int(self.sv[0])},
-                **({"played_by": roles} if roles else {})}
+                **played_by(base=(self.text_params["base"], self.base_policy))}
 
     def header(self) -> str:
         return super().header() + f" (base {self.text_params['base']})"

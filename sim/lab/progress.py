@@ -207,7 +207,7 @@ def _line(done, total, rate: float, unit: str) -> str:
     left when known; the time for this task, e.g. one level)."""
     text = f"{done:,.0f}" + (f" of {total:,.0f}" if total is not None else "") + f" {unit}"
     if rate > 0:
-        text += f", {rate:,.1f} {unit}/s" if rate < 10 else f", {rate:,.0f} {unit}/s"
+        text += ", " + _rate_text(rate, unit)
         if total is not None:
             left = max(total - done, 0) / rate
             text += (f", about {left / 3600:,.1f} h left" if left >= 5400 else
@@ -225,5 +225,9 @@ class _RateColumn(ProgressColumn):
 
     def render(self, task):
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.1f} {self.unit}/s" if speed and speed < 10 else
-                    f"{speed:,.0f} {self.unit}/s" if speed else "", style="progress.data.speed")
+        return Text(_rate_text(speed, self.unit) if speed else "", style="progress.data.speed")
+
+
+def _rate_text(rate: float, unit: str) -> str:
+    """'2,100 games/s', or '0.5 decisions/s' under 10 a second."""
+    return f"{rate:,.1f} {unit}/s" if rate < 10 else f"{rate:,.0f} {unit}/s"
